@@ -1,0 +1,358 @@
+//! Attack tables: which squares a piece on a square attacks.
+//!
+//! Pawns, knights and kings attack a fixed pattern, looked up in a 64-entry table. Bishops,
+//! rooks and queens ("sliders") stop at the first piece in each direction, so their attacks
+//! depend on the occupancy of the board. Those are looked up in one shared table indexed by
+//! the occupancy of the squares that matter ("relevant" squares: the rays minus the board
+//! edge), compressed to a small index either by a magic multiplication or, on CPUs built
+//! with BMI2, by the `pext` instruction (see `slider_index`).
+//!
+//! Every table here is computed at compile time by `const fn`s, so lookups need no
+//! initialisation and the compiler proves the magic numbers correct (a colliding magic
+//! would stop the build).
+
+use super::bitboard::Bitboard;
+use super::magics::{BISHOP_MAGICS, ROOK_MAGICS};
+use super::types::{Color, PieceType, Square};
+
+const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT_STEPS: [(i8, i8); 8] =
+    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i8, i8); 8] =
+    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+
+/// The square `(df, dr)` away from `sq`, if it is on the board, as a one-bit mask.
+const fn step(sq: usize, df: i8, dr: i8) -> u64 {
+    let f = (sq % 8) as i8 + df;
+    let r = (sq / 8) as i8 + dr;
+    if f >= 0 && f < 8 && r >= 0 && r < 8 { 1 << (r * 8 + f) } else { 0 }
+}
+
+const fn leaper_table(steps: &[(i8, i8)]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < steps.len() {
+            table[sq].0 |= step(sq, steps[i].0, steps[i].1);
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+const fn pawn_table() -> [[Bitboard; 64]; 2] {
+    [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])]
+}
+
+static PAWN_ATTACKS: [[Bitboard; 64]; 2] = pawn_table();
+static KNIGHT_ATTACKS: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
+static KING_ATTACKS: [Bitboard; 64] = leaper_table(&KING_STEPS);
+
+const fn directions(kind: PieceType) -> &'static [(i8, i8); 4] {
+    match kind {
+        PieceType::Bishop => &BISHOP_DIRECTIONS,
+        _ => &ROOK_DIRECTIONS,
+    }
+}
+
+/// Slider attacks computed by walking the rays: the reference the tables are built from.
+pub const fn slider_attacks_slow(kind: PieceType, sq: Square, occupied: u64) -> u64 {
+    let dirs = directions(kind);
+    let mut attacks = 0;
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
+        let (mut f, mut r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
+        while f >= 0 && f < 8 && r >= 0 && r < 8 {
+            let bit = 1u64 << (r * 8 + f);
+            attacks |= bit;
+            if occupied & bit != 0 {
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+        d += 1;
+    }
+    attacks
+}
+
+/// The squares whose occupancy can change a slider's attacks from `sq`: each ray without
+/// its last square (a piece on the board edge blocks nothing behind it).
+pub const fn relevant_mask(kind: PieceType, sq: Square) -> u64 {
+    let dirs = directions(kind);
+    let mut mask = 0;
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
+        let (mut f, mut r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
+        while f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8 {
+            mask |= 1u64 << (r * 8 + f);
+            f += df;
+            r += dr;
+        }
+        d += 1;
+    }
+    mask
+}
+
+/// Where one square's slice of the shared slider table lives and how to index it.
+#[derive(Copy, Clone)]
+struct SliderEntry {
+    mask: u64,
+    magic: u64,
+    shift: u32,
+    offset: u32,
+}
+
+/// Slider entries for rooks (index 0) and bishops (index 1), laid out back to back.
+const fn slider_entries() -> ([[SliderEntry; 64]; 2], usize) {
+    let empty = SliderEntry { mask: 0, magic: 0, shift: 0, offset: 0 };
+    let mut entries = [[empty; 64]; 2];
+    let mut offset = 0;
+    let mut k = 0;
+    while k < 2 {
+        let kind = if k == 0 { PieceType::Rook } else { PieceType::Bishop };
+        let mut sq = 0;
+        while sq < 64 {
+            let mask = relevant_mask(kind, Square::new(sq as u8));
+            let bits = mask.count_ones();
+            let magic = if k == 0 { ROOK_MAGICS[sq] } else { BISHOP_MAGICS[sq] };
+            entries[k][sq] = SliderEntry { mask, magic, shift: 64 - bits, offset: offset as u32 };
+            offset += 1 << bits;
+            sq += 1;
+        }
+        k += 1;
+    }
+    (entries, offset)
+}
+
+const SLIDER_LAYOUT: ([[SliderEntry; 64]; 2], usize) = slider_entries();
+static SLIDER_ENTRIES: [[SliderEntry; 64]; 2] = SLIDER_LAYOUT.0;
+const SLIDER_TABLE_SIZE: usize = SLIDER_LAYOUT.1;
+
+/// Whether slider lookups use `pext`. Decided at compile time: `pext` needs BMI2, which a
+/// build for a generic x86-64 cannot assume (build with `-C target-cpu=native` to get it).
+pub const USE_PEXT: bool = cfg!(all(target_arch = "x86_64", target_feature = "bmi2"));
+
+const fn magic_index(e: &SliderEntry, occupied: u64) -> usize {
+    ((occupied & e.mask).wrapping_mul(e.magic) >> e.shift) as usize
+}
+
+/// Fills the shared slider table. With `pext`, slot `i` of a square's slice holds the attacks
+/// for the `i`-th blocker subset; with magics, each subset goes where its magic sends it,
+/// and a slot claimed by two different attack sets aborts compilation.
+const fn build_slider_table() -> [Bitboard; SLIDER_TABLE_SIZE] {
+    let mut table = [Bitboard::EMPTY; SLIDER_TABLE_SIZE];
+    let mut k = 0;
+    while k < 2 {
+        let kind = if k == 0 { PieceType::Rook } else { PieceType::Bishop };
+        let mut sq = 0;
+        while sq < 64 {
+            let e = SLIDER_LAYOUT.0[k][sq];
+            // Enumerate the blocker subsets with the carry-rippler trick; it visits them in
+            // the order of their `pext` index (subset i is the i-th one visited).
+            let mut occupied = 0u64;
+            let mut i = 0;
+            loop {
+                let attacks = slider_attacks_slow(kind, Square::new(sq as u8), occupied);
+                let slot = e.offset as usize
+                    + if USE_PEXT { i as usize } else { magic_index(&e, occupied) };
+                assert!(table[slot].0 == 0 || table[slot].0 == attacks, "bad magic number");
+                table[slot] = Bitboard(attacks);
+                i += 1;
+                occupied = occupied.wrapping_sub(e.mask) & e.mask;
+                if occupied == 0 {
+                    break;
+                }
+            }
+            sq += 1;
+        }
+        k += 1;
+    }
+    table
+}
+
+// About two million steps of compile-time evaluation: long enough to trip the lint that
+// guards against endless loops, but it runs only once per build.
+#[allow(long_running_const_eval)]
+static SLIDER_TABLE: [Bitboard; SLIDER_TABLE_SIZE] = build_slider_table();
+
+#[inline(always)]
+fn slider_index(e: &SliderEntry, occupied: Bitboard) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: this block is compiled only when the target guarantees BMI2.
+        e.offset as usize + unsafe { std::arch::x86_64::_pext_u64(occupied.0, e.mask) } as usize
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        e.offset as usize + magic_index(e, occupied.0)
+    }
+}
+
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    let e = &SLIDER_ENTRIES[0][sq.index()];
+    SLIDER_TABLE[slider_index(e, occupied)]
+}
+
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    let e = &SLIDER_ENTRIES[1][sq.index()];
+    SLIDER_TABLE[slider_index(e, occupied)]
+}
+
+#[inline(always)]
+pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+#[inline(always)]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    PAWN_ATTACKS[color.index()][sq.index()]
+}
+
+#[inline(always)]
+pub fn knight_attacks(sq: Square) -> Bitboard {
+    KNIGHT_ATTACKS[sq.index()]
+}
+
+#[inline(always)]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    KING_ATTACKS[sq.index()]
+}
+
+/// Attacks of any non-pawn piece type from `sq` with the given occupancy.
+#[inline(always)]
+pub fn piece_attacks(kind: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
+    match kind {
+        PieceType::Knight => knight_attacks(sq),
+        PieceType::Bishop => bishop_attacks(sq, occupied),
+        PieceType::Rook => rook_attacks(sq, occupied),
+        PieceType::Queen => queen_attacks(sq, occupied),
+        PieceType::King => king_attacks(sq),
+        PieceType::Pawn => panic!("pawn attacks depend on colour; use pawn_attacks"),
+    }
+}
+
+/// `BETWEEN[a][b]`: the squares strictly between `a` and `b` when they share a rank, file or
+/// diagonal, plus `b` itself; just `b` otherwise. Including `b` makes "block the check or
+/// capture the checker" a single mask.
+const fn between_table() -> [[Bitboard; 64]; 64] {
+    let mut table = [[Bitboard::EMPTY; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            table[a][b].0 = 1 << b;
+            let (fa, ra, fb, rb) = ((a % 8) as i8, (a / 8) as i8, (b % 8) as i8, (b / 8) as i8);
+            let (df, dr) = (fb - fa, rb - ra);
+            let aligned = a != b && (df == 0 || dr == 0 || df == dr || df == -dr);
+            if aligned {
+                let (sf, sr) = (df.signum(), dr.signum());
+                let (mut f, mut r) = (fa + sf, ra + sr);
+                while f != fb || r != rb {
+                    table[a][b].0 |= 1 << (r * 8 + f);
+                    f += sf;
+                    r += sr;
+                }
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+/// `LINE[a][b]`: the whole rank, file or diagonal through `a` and `b` (edge to edge), or
+/// empty when they are not aligned. A pinned piece may move only along this line.
+const fn line_table() -> [[Bitboard; 64]; 64] {
+    let mut table = [[Bitboard::EMPTY; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let (fa, ra, fb, rb) = ((a % 8) as i8, (a / 8) as i8, (b % 8) as i8, (b / 8) as i8);
+            let (df, dr) = (fb - fa, rb - ra);
+            if a != b && (df == 0 || dr == 0 || df == dr || df == -dr) {
+                let (sf, sr) = (df.signum(), dr.signum());
+                // Walk back to the edge, then forward across the whole board.
+                let (mut f, mut r) = (fa, ra);
+                while f - sf >= 0 && f - sf < 8 && r - sr >= 0 && r - sr < 8 {
+                    f -= sf;
+                    r -= sr;
+                }
+                while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                    table[a][b].0 |= 1 << (r * 8 + f);
+                    f += sf;
+                    r += sr;
+                }
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+static BETWEEN: [[Bitboard; 64]; 64] = between_table();
+static LINE: [[Bitboard; 64]; 64] = line_table();
+
+/// Squares strictly between `a` and `b` on a shared line, plus `b` (see `between_table`).
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    BETWEEN[a.index()][b.index()]
+}
+
+/// The full line through two aligned squares, or empty.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    LINE[a.index()][b.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pseudo_random_occupancies() -> impl Iterator<Item = u64> {
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        (0..2000).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x & x.rotate_left(17)
+        })
+    }
+
+    #[test]
+    fn slider_tables_match_ray_walking() {
+        for occ in pseudo_random_occupancies() {
+            for sq in Square::all() {
+                let o = Bitboard(occ);
+                assert_eq!(rook_attacks(sq, o).0, slider_attacks_slow(PieceType::Rook, sq, occ));
+                assert_eq!(bishop_attacks(sq, o).0, slider_attacks_slow(PieceType::Bishop, sq, occ));
+            }
+        }
+    }
+
+    #[test]
+    fn leaper_counts() {
+        assert_eq!(knight_attacks(Square::A1).count(), 2);
+        assert_eq!(king_attacks(Square::E1).count(), 5);
+        assert_eq!(pawn_attacks(Color::White, Square::A1).count(), 1);
+        assert_eq!(pawn_attacks(Color::Black, Square::E8).0, (1 << 51) | (1 << 53));
+        assert!(pawn_attacks(Color::White, Square::H8).is_empty());
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(between(Square::A1, Square::H8).count(), 7);
+        assert_eq!(between(Square::A1, Square::new(10)).0, 1 << 10); // not aligned: just b
+        assert_eq!(line(Square::A1, Square::new(9)).count(), 8);
+        assert!(line(Square::A1, Square::new(10)).is_empty());
+    }
+}

@@ -1,0 +1,558 @@
+//! The board: where every piece stands, whose move it is, and the state that the rules
+//! need (castling rights, en-passant square, move clocks), with incrementally updated
+//! Zobrist keys. `play` and `unplay` make and take back a move in place.
+//!
+//! Game history (for repetition and for taking back several moves) is kept one level up,
+//! in [`Position`](super::position::Position).
+
+use super::attacks::{
+    bishop_attacks, between, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveKind};
+use super::types::{Color, Piece, PieceType, Square};
+use super::zobrist;
+
+/// Castling rights as a 4-bit set.
+pub mod rights {
+    pub const WHITE_SHORT: u8 = 1;
+    pub const WHITE_LONG: u8 = 2;
+    pub const BLACK_SHORT: u8 = 4;
+    pub const BLACK_LONG: u8 = 8;
+    pub const ALL: u8 = 15;
+
+    /// The right for `color` castling short (`short = true`) or long.
+    pub const fn of(color: super::Color, short: bool) -> u8 {
+        let bit = if short { WHITE_SHORT } else { WHITE_LONG };
+        match color {
+            super::Color::White => bit,
+            super::Color::Black => bit << 2,
+        }
+    }
+
+    /// Index 0..4 of a single right, in the order of the bits above.
+    pub const fn index(right: u8) -> usize {
+        right.trailing_zeros() as usize
+    }
+}
+
+/// Where the castling rooks stand, which never changes during a game. Storing the rook
+/// squares (not just "king side" and "queen side") is what makes Chess960 castling work
+/// with the same code as standard chess.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct CastlingSetup {
+    /// Rook square for each right, indexed by `rights::index`; meaningful only while the
+    /// right is held.
+    pub rook: [Square; 4],
+    /// `lost[sq]`: the rights lost when a move starts or ends on `sq` (a king or castling
+    /// rook leaving its square, or a castling rook being captured).
+    pub lost: [u8; 64],
+    /// Chess960 notation: castling written as king-takes-rook, FEN with rook files.
+    pub chess960: bool,
+}
+
+impl CastlingSetup {
+    pub const NONE: CastlingSetup =
+        CastlingSetup { rook: [Square::H1, Square::A1, Square::H8, Square::A8], lost: [0; 64], chess960: false };
+}
+
+/// What `play` saves so that `unplay` can restore the position exactly.
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    pub mv: Move,
+    pub captured: Option<Piece>,
+    pub castling: u8,
+    pub en_passant: Option<Square>,
+    pub halfmove_clock: u16,
+    pub fullmove_number: u16,
+    pub key: u64,
+    pub pawn_key: u64,
+    pub checkers: Bitboard,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub struct Board {
+    by_type: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    squares: [Option<Piece>; 64],
+    side: Color,
+    castling: u8,
+    /// Set only when the side to move has a legal en-passant capture; otherwise `None`,
+    /// so that positions differing only in an unusable en-passant square hash alike.
+    en_passant: Option<Square>,
+    halfmove_clock: u16,
+    fullmove_number: u16,
+    key: u64,
+    pawn_key: u64,
+    /// Enemy pieces giving check to the side to move.
+    checkers: Bitboard,
+    setup: CastlingSetup,
+}
+
+impl PartialEq for Board {
+    /// Boards are equal when every field agrees (the derived keys included).
+    fn eq(&self, other: &Board) -> bool {
+        self.by_type == other.by_type
+            && self.by_color == other.by_color
+            && self.squares == other.squares
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && self.key == other.key
+            && self.pawn_key == other.pawn_key
+            && self.checkers == other.checkers
+            && self.setup == other.setup
+    }
+}
+
+impl Board {
+    /// An empty board with White to move; FEN parsing fills it.
+    pub(crate) fn empty() -> Board {
+        Board {
+            by_type: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            squares: [None; 64],
+            side: Color::White,
+            castling: 0,
+            en_passant: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+            pawn_key: 0,
+            checkers: Bitboard::EMPTY,
+            setup: CastlingSetup::NONE,
+        }
+    }
+
+    // ----- Queries -----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.squares[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Pieces of one type, both colours.
+    #[inline(always)]
+    pub fn kind(&self, kind: PieceType) -> Bitboard {
+        self.by_type[kind.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.by_color[color.index()] & self.by_type[kind.index()]
+    }
+
+    /// Bishops and queens of `color`: the pieces that attack along diagonals.
+    #[inline(always)]
+    pub fn diagonal_sliders(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()] & (self.by_type[2] | self.by_type[4])
+    }
+
+    /// Rooks and queens of `color`: the pieces that attack along ranks and files.
+    #[inline(always)]
+    pub fn straight_sliders(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()] & (self.by_type[3] | self.by_type[4])
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, PieceType::King).lsb()
+    }
+
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_nonempty()
+    }
+
+    /// The castling rights still held, as a set of `rights` bits.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    pub fn castling_setup(&self) -> &CastlingSetup {
+        &self.setup
+    }
+
+    /// The rook square of a castling right (one bit of `rights`), if that right is held.
+    pub fn castling_rook(&self, right: u8) -> Option<Square> {
+        (self.castling & right != 0).then(|| self.setup.rook[rights::index(right)])
+    }
+
+    pub fn is_chess960(&self) -> bool {
+        self.setup.chess960
+    }
+
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Plies since the last capture or pawn move (the fifty-move rule counts these).
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    /// The Zobrist key of the whole position.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The Zobrist key of the pawns alone (for a pawn-structure cache).
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// Every piece of either colour that attacks `sq`, given the occupancy `occupied`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        (pawn_attacks(Color::White, sq) & self.pieces(Color::Black, PieceType::Pawn))
+            | (pawn_attacks(Color::Black, sq) & self.pieces(Color::White, PieceType::Pawn))
+            | (knight_attacks(sq) & self.by_type[PieceType::Knight.index()])
+            | (king_attacks(sq) & self.by_type[PieceType::King.index()])
+            | (bishop_attacks(sq, occupied) & (self.by_type[2] | self.by_type[4]))
+            | (rook_attacks(sq, occupied) & (self.by_type[3] | self.by_type[4]))
+    }
+
+    /// Whether any piece of `by` attacks `sq`, given the occupancy `occupied`.
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        (pawn_attacks(by.flip(), sq) & self.pieces(by, PieceType::Pawn)).is_nonempty()
+            || (knight_attacks(sq) & self.pieces(by, PieceType::Knight)).is_nonempty()
+            || (king_attacks(sq) & self.pieces(by, PieceType::King)).is_nonempty()
+            || (bishop_attacks(sq, occupied) & self.diagonal_sliders(by)).is_nonempty()
+            || (rook_attacks(sq, occupied) & self.straight_sliders(by)).is_nonempty()
+    }
+
+    /// Pieces of the side to move that are pinned to their own king: moving one off the
+    /// line between the king and the pinning slider would expose the king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        let us = self.side;
+        let them = us.flip();
+        let king = self.king_square(us);
+        let occupied = self.occupied();
+        let snipers = (rook_attacks(king, self.color(them)) & self.straight_sliders(them))
+            | (bishop_attacks(king, self.color(them)) & self.diagonal_sliders(them));
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper).without(sniper) & occupied;
+            if !blockers.more_than_one() {
+                pinned |= blockers & self.color(us);
+            }
+        }
+        pinned
+    }
+
+    /// Whether the side to move may legally capture en passant with the pawn on `from`
+    /// onto `ep`: the capture removes two pieces from one rank at once, so the test is done
+    /// on the occupancy after the capture rather than with pin masks.
+    pub fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
+        let us = self.side;
+        let captured = ep.offset(-8 * us.forward());
+        let king = self.king_square(us);
+        let occupied = (self.occupied() ^ from ^ captured) | ep;
+        let them = self.color(us.flip()).without(captured);
+        (self.attackers_to(king, occupied) & them).is_empty()
+    }
+
+    // ----- Changing the board -----
+
+    #[inline(always)]
+    fn put(&mut self, piece: Piece, sq: Square) {
+        self.by_type[piece.kind().index()] |= sq;
+        self.by_color[piece.color().index()] |= sq;
+        self.squares[sq.index()] = Some(piece);
+    }
+
+    #[inline(always)]
+    fn take(&mut self, piece: Piece, sq: Square) {
+        self.by_type[piece.kind().index()] ^= sq;
+        self.by_color[piece.color().index()] ^= sq;
+        self.squares[sq.index()] = None;
+    }
+
+    #[inline(always)]
+    fn shift(&mut self, piece: Piece, from: Square, to: Square) {
+        let both = Bitboard::from_square(from) | to;
+        self.by_type[piece.kind().index()] ^= both;
+        self.by_color[piece.color().index()] ^= both;
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(piece);
+    }
+
+    /// Key contribution of a piece on a square, to the main and the pawn key.
+    #[inline(always)]
+    fn toggle_key(&mut self, piece: Piece, sq: Square) {
+        let k = zobrist::piece_square(piece, sq);
+        self.key ^= k;
+        if piece.kind() == PieceType::Pawn {
+            self.pawn_key ^= k;
+        }
+    }
+
+    /// Places a piece while setting up a position (FEN parsing), keys included.
+    pub(crate) fn set_up_piece(&mut self, piece: Piece, sq: Square) {
+        self.put(piece, sq);
+        self.toggle_key(piece, sq);
+    }
+
+    pub(crate) fn set_up_state(
+        &mut self,
+        side: Color,
+        castling: u8,
+        setup: CastlingSetup,
+        halfmove_clock: u16,
+        fullmove_number: u16,
+    ) {
+        self.side = side;
+        self.castling = castling;
+        self.setup = setup;
+        self.halfmove_clock = halfmove_clock;
+        self.fullmove_number = fullmove_number;
+        if side == Color::Black {
+            self.key ^= zobrist::side();
+        }
+        self.key ^= zobrist::castling(castling);
+        self.checkers = self.attackers_to(self.king_square(side), self.occupied()) & self.color(side.flip());
+    }
+
+    /// Sets the en-passant square from a FEN, keeping it only if a capture is legal.
+    pub(crate) fn set_up_en_passant(&mut self, ep: Square) {
+        self.update_en_passant(ep);
+    }
+
+    /// After a double pawn push that passed `ep`, records `ep` (and its key) if the side now
+    /// to move has a legal en-passant capture onto it.
+    #[inline(always)]
+    fn update_en_passant(&mut self, ep: Square) {
+        let capturers = pawn_attacks(self.side.flip(), ep) & self.pieces(self.side, PieceType::Pawn);
+        if capturers.is_nonempty() && capturers.into_iter().any(|from| self.en_passant_is_legal(from, ep)) {
+            self.en_passant = Some(ep);
+            self.key ^= zobrist::en_passant(ep);
+        }
+    }
+
+    /// The king and rook destinations of castling with the rook on `rook`.
+    #[inline(always)]
+    pub fn castling_destinations(&self, king: Square, rook: Square) -> (Square, Square) {
+        let rank = king.rank();
+        if rook > king {
+            (Square::from_coords(6, rank), Square::from_coords(5, rank))
+        } else {
+            (Square::from_coords(2, rank), Square::from_coords(3, rank))
+        }
+    }
+
+    /// Makes a legal move and returns what `unplay` needs to take it back.
+    pub fn play(&mut self, m: Move) -> Undo {
+        let mut undo = Undo {
+            mv: m,
+            captured: None,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            checkers: self.checkers,
+        };
+        let us = self.side;
+        let (from, to) = (m.from(), m.to());
+        let piece = self.squares[from.index()].expect("move from an empty square");
+
+        self.key ^= zobrist::side();
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= zobrist::en_passant(ep);
+        }
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        let mut double_push = None;
+
+        match m.kind() {
+            MoveKind::Castling => {
+                let rook = Piece::new(us, PieceType::Rook);
+                let (king_to, rook_to) = self.castling_destinations(from, to);
+                // Lift both pieces before placing either: in Chess960 their squares may overlap.
+                self.take(piece, from);
+                self.take(rook, to);
+                self.put(piece, king_to);
+                self.put(rook, rook_to);
+                self.toggle_key(piece, from);
+                self.toggle_key(rook, to);
+                self.toggle_key(piece, king_to);
+                self.toggle_key(rook, rook_to);
+            }
+            kind => {
+                let captured_sq = if kind == MoveKind::EnPassant { to.offset(-8 * us.forward()) } else { to };
+                if let Some(captured) = self.squares[captured_sq.index()] {
+                    self.take(captured, captured_sq);
+                    self.toggle_key(captured, captured_sq);
+                    self.halfmove_clock = 0;
+                    undo.captured = Some(captured);
+                }
+                self.shift(piece, from, to);
+                self.toggle_key(piece, from);
+                self.toggle_key(piece, to);
+                if piece.kind() == PieceType::Pawn {
+                    self.halfmove_clock = 0;
+                    if let Some(promoted) = m.promotion_piece() {
+                        let promoted = Piece::new(us, promoted);
+                        self.take(piece, to);
+                        self.toggle_key(piece, to);
+                        self.put(promoted, to);
+                        self.toggle_key(promoted, to);
+                    } else if from.index() ^ to.index() == 16 {
+                        double_push = Some(from.offset(8 * us.forward()));
+                    }
+                }
+            }
+        }
+
+        if self.castling != 0 {
+            let lost = self.setup.lost[from.index()] | self.setup.lost[to.index()];
+            if self.castling & lost != 0 {
+                self.key ^= zobrist::castling(self.castling);
+                self.castling &= !lost;
+                self.key ^= zobrist::castling(self.castling);
+            }
+        }
+
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.side = us.flip();
+        self.checkers = self.attackers_to(self.king_square(self.side), self.occupied()) & self.color(us);
+        if let Some(ep) = double_push {
+            self.update_en_passant(ep);
+        }
+        undo
+    }
+
+    /// Takes back the move `undo.mv`, which must be the last move played.
+    pub fn unplay(&mut self, undo: &Undo) {
+        let m = undo.mv;
+        let us = self.side.flip();
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Castling => {
+                let king = Piece::new(us, PieceType::King);
+                let rook = Piece::new(us, PieceType::Rook);
+                let (king_to, rook_to) = self.castling_destinations(from, to);
+                self.take(king, king_to);
+                self.take(rook, rook_to);
+                self.put(king, from);
+                self.put(rook, to);
+            }
+            kind => {
+                let mut piece = self.squares[to.index()].expect("unplay: destination is empty");
+                if kind == MoveKind::Promotion {
+                    self.take(piece, to);
+                    piece = Piece::new(us, PieceType::Pawn);
+                    self.put(piece, to);
+                }
+                self.shift(piece, to, from);
+                if let Some(captured) = undo.captured {
+                    let sq = if kind == MoveKind::EnPassant { to.offset(-8 * us.forward()) } else { to };
+                    self.put(captured, sq);
+                }
+            }
+        }
+        if us == Color::Black {
+            self.fullmove_number = undo.fullmove_number;
+        }
+        self.side = us;
+        self.castling = undo.castling;
+        self.en_passant = undo.en_passant;
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+        self.pawn_key = undo.pawn_key;
+        self.checkers = undo.checkers;
+    }
+
+    /// Passes the move to the opponent (for null-move pruning). Not allowed in check.
+    pub fn play_null(&mut self) -> Undo {
+        debug_assert!(!self.in_check());
+        let undo = Undo {
+            mv: Move::NULL,
+            captured: None,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            checkers: self.checkers,
+        };
+        self.key ^= zobrist::side();
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= zobrist::en_passant(ep);
+        }
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        if self.side == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.side = self.side.flip();
+        self.checkers = Bitboard::EMPTY;
+        undo
+    }
+
+    /// Takes back a null move.
+    pub fn unplay_null(&mut self, undo: &Undo) {
+        debug_assert_eq!(undo.mv, Move::NULL);
+        self.side = self.side.flip();
+        self.fullmove_number = undo.fullmove_number;
+        self.en_passant = undo.en_passant;
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+        self.checkers = undo.checkers;
+    }
+
+    /// The Zobrist key computed from scratch (tests compare it with the incremental one).
+    pub fn compute_key(&self) -> (u64, u64) {
+        let (mut key, mut pawn_key) = (0, 0);
+        for sq in self.occupied() {
+            let piece = self.squares[sq.index()].expect("occupied square without a piece");
+            key ^= zobrist::piece_square(piece, sq);
+            if piece.kind() == PieceType::Pawn {
+                pawn_key ^= zobrist::piece_square(piece, sq);
+            }
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::side();
+        }
+        key ^= zobrist::castling(self.castling);
+        if let Some(ep) = self.en_passant {
+            key ^= zobrist::en_passant(ep);
+        }
+        (key, pawn_key)
+    }
+}

@@ -1,0 +1,282 @@
+//! Legal move generation.
+//!
+//! Moves are generated legal from the start instead of generating pseudo-legal moves and
+//! testing each one afterwards:
+//! - the king may go only to squares the enemy does not attack (tested with the king taken
+//!   off the board, so it cannot hide behind its own square from a slider);
+//! - in double check only the king moves; in single check every other piece must capture
+//!   the checker or block the line (the *check mask*);
+//! - a pinned piece may move only along the line through its king and the pinner;
+//! - en passant, which removes two pieces from one rank, is tested on the resulting
+//!   occupancy (`Board::en_passant_is_legal`);
+//! - castling checks that the squares are empty and the king's path is not attacked.
+//!
+//! Three entry points split the moves into disjoint sets whose union is every legal move:
+//! *noisy* moves (captures, en passant, and every promotion) for quiescence search, and
+//! *quiet* moves (the rest, castling included).
+
+use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, rook_attacks};
+use super::bitboard::Bitboard;
+use super::board::{Board, rights};
+use super::moves::{Move, MoveKind, MoveList};
+use super::types::{PieceType, Square};
+
+/// Which moves to generate.
+const ALL: u8 = 0;
+const NOISY: u8 = 1;
+const QUIET: u8 = 2;
+
+/// Every legal move.
+pub fn legal_moves(board: &Board) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<ALL>(board, Bitboard::ALL, &mut list);
+    list
+}
+
+/// Legal captures (en passant included) and promotions (every piece, capturing or not).
+pub fn noisy_moves(board: &Board) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<NOISY>(board, Bitboard::ALL, &mut list);
+    list
+}
+
+/// Legal moves that neither capture nor promote, castling included.
+pub fn quiet_moves(board: &Board) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<QUIET>(board, Bitboard::ALL, &mut list);
+    list
+}
+
+/// Legal moves of the piece on `from` only (used to check a single move cheaply).
+pub fn legal_moves_from(board: &Board, from: Square) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<ALL>(board, Bitboard::from_square(from), &mut list);
+    list
+}
+
+/// Whether `m` is legal here. Safe for moves from anywhere (a hash table, a killer slot,
+/// user input): anything malformed or belonging to another position is simply not legal.
+pub fn is_legal(board: &Board, m: Move) -> bool {
+    match board.piece_on(m.from()) {
+        Some(p) if p.color() == board.side_to_move() => legal_moves_from(board, m.from()).contains(m),
+        _ => false,
+    }
+}
+
+/// Appends the legal moves of type `KIND` made by pieces on `sources` to `list`.
+#[inline(always)]
+fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut MoveList) {
+    let us = board.side_to_move();
+    let them = us.flip();
+    let occupied = board.occupied();
+    let ours = board.color(us);
+    let theirs = board.color(them);
+    let king = board.king_square(us);
+    let checkers = board.checkers();
+
+    // Squares a move of this kind may end on, before checks and pins.
+    let targets = match KIND {
+        NOISY => theirs,
+        QUIET => !occupied,
+        _ => !ours,
+    };
+
+    if sources.contains(king) {
+        let without_king = occupied.without(king);
+        for to in king_attacks(king) & targets {
+            if !board.is_attacked(to, them, without_king) {
+                list.push(Move::new(king, to));
+            }
+        }
+        if KIND != NOISY && checkers.is_empty() {
+            generate_castling(board, list);
+        }
+    }
+    if checkers.more_than_one() {
+        return;
+    }
+    let check_mask = if checkers.is_nonempty() { between(king, checkers.lsb()) } else { Bitboard::ALL };
+    let pinned = board.pinned();
+    let targets = targets & check_mask;
+
+    for from in board.pieces(us, PieceType::Knight) & sources & !pinned {
+        push_all(list, from, knight_attacks(from) & targets);
+    }
+    for from in board.diagonal_sliders(us) & sources {
+        let mut to = bishop_attacks(from, occupied) & targets;
+        if pinned.contains(from) {
+            to &= line(king, from);
+        }
+        push_all(list, from, to);
+    }
+    for from in board.straight_sliders(us) & sources {
+        let mut to = rook_attacks(from, occupied) & targets;
+        if pinned.contains(from) {
+            to &= line(king, from);
+        }
+        push_all(list, from, to);
+    }
+
+    let pawns = board.pieces(us, PieceType::Pawn) & sources;
+    generate_pawns::<KIND>(board, pawns & !pinned, check_mask, list);
+    for from in pawns & pinned {
+        generate_pawns::<KIND>(board, Bitboard::from_square(from), check_mask & line(king, from), list);
+    }
+}
+
+#[inline(always)]
+fn push_all(list: &mut MoveList, from: Square, targets: Bitboard) {
+    for to in targets {
+        list.push(Move::new(from, to));
+    }
+}
+
+/// Shifts a set of squares by a whole number of ranks and files (positive = towards h8),
+/// dropping squares that would leave the board.
+#[inline(always)]
+fn shift(b: Bitboard, delta: i8) -> Bitboard {
+    // A move one file sideways must not wrap from the h-file to the a-file or back.
+    let b = match delta.rem_euclid(8) {
+        1 => b & !Bitboard::FILE_H,
+        7 => b & !Bitboard::FILE_A,
+        _ => b,
+    };
+    if delta > 0 { Bitboard(b.0 << delta) } else { Bitboard(b.0 >> -delta) }
+}
+
+/// Pawn moves of the pawns in `pawns`, restricted to destinations in `allowed` (the check
+/// mask, narrowed to the pin line for a pinned pawn). En passant is tested on its own.
+#[inline(always)]
+fn generate_pawns<const KIND: u8>(board: &Board, pawns: Bitboard, allowed: Bitboard, list: &mut MoveList) {
+    if pawns.is_empty() {
+        return;
+    }
+    let us = board.side_to_move();
+    let up = 8 * us.forward();
+    let (left, right) = (up - 1, up + 1);
+    let empty = !board.occupied();
+    let theirs = board.color(us.flip());
+    let seventh = Bitboard::rank(us.relative_rank(6));
+    let third = Bitboard::rank(us.relative_rank(2));
+
+    let (promoting, others) = (pawns & seventh, pawns & !seventh);
+
+    if KIND != NOISY {
+        let single = shift(others, up) & empty;
+        let double = shift(single & third, up) & empty;
+        for to in single & allowed {
+            list.push(Move::new(to.offset(-up), to));
+        }
+        for to in double & allowed {
+            list.push(Move::new(to.offset(-2 * up), to));
+        }
+    }
+    if KIND != QUIET {
+        for to in shift(others, left) & theirs & allowed {
+            list.push(Move::new(to.offset(-left), to));
+        }
+        for to in shift(others, right) & theirs & allowed {
+            list.push(Move::new(to.offset(-right), to));
+        }
+        if promoting.is_nonempty() {
+            for to in shift(promoting, up) & empty & allowed {
+                push_promotions(list, to.offset(-up), to);
+            }
+            for to in shift(promoting, left) & theirs & allowed {
+                push_promotions(list, to.offset(-left), to);
+            }
+            for to in shift(promoting, right) & theirs & allowed {
+                push_promotions(list, to.offset(-right), to);
+            }
+        }
+        if let Some(ep) = board.en_passant() {
+            for from in super::attacks::pawn_attacks(us.flip(), ep) & pawns {
+                if board.en_passant_is_legal(from, ep) {
+                    list.push(Move::with_kind(from, ep, MoveKind::EnPassant));
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn push_promotions(list: &mut MoveList, from: Square, to: Square) {
+    for piece in [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
+        list.push(Move::promotion(from, to, piece));
+    }
+}
+
+/// Castling moves of the side to move, which is not in check.
+///
+/// The squares the king and rook cross and land on must be empty (apart from the two pieces
+/// themselves), and no square the king crosses or lands on may be attacked. In Chess960 the
+/// castling rook itself may have been shielding the king's destination along the back rank,
+/// so the destination is tested again without it.
+fn generate_castling(board: &Board, list: &mut MoveList) {
+    let us = board.side_to_move();
+    let them = us.flip();
+    if board.castling_rights() & rights::of(us, true) | board.castling_rights() & rights::of(us, false) == 0 {
+        return;
+    }
+    let king = board.king_square(us);
+    let occupied = board.occupied();
+    for short in [true, false] {
+        let Some(rook) = board.castling_rook(rights::of(us, short)) else { continue };
+        let (king_to, rook_to) = board.castling_destinations(king, rook);
+        let both = Bitboard::from_square(king) | rook;
+        let must_be_empty = (between(king, king_to) | between(rook, rook_to)) & !both;
+        if (must_be_empty & occupied).is_nonempty() {
+            continue;
+        }
+        let king_path = between(king, king_to) | king_to;
+        if king_path.into_iter().any(|sq| board.is_attacked(sq, them, occupied)) {
+            continue;
+        }
+        if board.is_attacked(king_to, them, occupied.without(rook)) {
+            continue;
+        }
+        list.push(Move::with_kind(king, rook, MoveKind::Castling));
+    }
+}
+
+/// Whether the legal move `m` gives check. It replays the move on the occupancy only:
+/// direct checks from the moved piece, discovered checks from sliders behind it, and the
+/// special cases (castling rook, en passant, promotion) all fall out of one attack test.
+pub fn gives_check(board: &Board, m: Move) -> bool {
+    let us = board.side_to_move();
+    let their_king = board.king_square(us.flip());
+    let (from, to) = (m.from(), m.to());
+    let Some(piece) = board.piece_on(from) else { return false };
+
+    let mut occupied = board.occupied().without(from);
+    let (mut moved_to, mut moved_kind) = (to, piece.kind());
+    match m.kind() {
+        MoveKind::Castling => {
+            let (king_to, rook_to) = board.castling_destinations(from, to);
+            occupied = occupied.without(to).with(king_to).with(rook_to);
+            moved_to = rook_to;
+            moved_kind = PieceType::Rook;
+        }
+        MoveKind::EnPassant => occupied = occupied.without(to.offset(-8 * us.forward())).with(to),
+        MoveKind::Promotion => {
+            occupied = occupied.with(to);
+            moved_kind = m.promotion_piece().unwrap_or(PieceType::Queen);
+        }
+        MoveKind::Normal => occupied = occupied.with(to),
+    }
+
+    // Direct check by the piece that moved (the rook, for castling).
+    let direct = match moved_kind {
+        PieceType::Pawn => super::attacks::pawn_attacks(us, moved_to).contains(their_king),
+        PieceType::King => false,
+        kind => super::attacks::piece_attacks(kind, moved_to, occupied).contains(their_king),
+    };
+    if direct {
+        return true;
+    }
+    // Discovered check by a slider that stayed in place (a captured slider no longer counts).
+    let stayed = board.color(us).without(from).without(to);
+    ((bishop_attacks(their_king, occupied) & board.diagonal_sliders(us) & stayed)
+        | (rook_attacks(their_king, occupied) & board.straight_sliders(us) & stayed))
+        .is_nonempty()
+}

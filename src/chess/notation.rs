@@ -1,0 +1,199 @@
+//! Move notation: UCI text (`e2e4`, `e7e8q`, castling as `e1g1` or, in Chess960, as king
+//! takes own rook `e1h1`) and Standard Algebraic Notation (`Nf3`, `exd5`, `O-O`, `e8=Q+`).
+
+use super::board::Board;
+use super::movegen::{gives_check, legal_moves};
+use super::moves::{Move, MoveKind};
+use super::types::{PieceType, Square};
+use std::fmt;
+
+/// Why a move text was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not move notation at all.
+    Syntax(String),
+    /// The text is a well-formed move that is not legal in the position.
+    Illegal(String),
+    /// A SAN move that more than one legal move matches.
+    Ambiguous(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            MoveError::Syntax(m) => write!(f, "'{m}' is not a move"),
+            MoveError::Illegal(m) => write!(f, "illegal move '{m}'"),
+            MoveError::Ambiguous(m) => write!(f, "ambiguous move '{m}'"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The UCI text of a move. Castling is written king-to-destination (`e1g1`) unless the
+/// board plays Chess960, where it is king-takes-rook (`e1h1`) as the UCI convention says.
+pub fn to_uci(board: &Board, m: Move) -> String {
+    if m == Move::NONE || m == Move::NULL {
+        return "0000".to_string();
+    }
+    let to = if m.kind() == MoveKind::Castling && !board.is_chess960() {
+        board.castling_destinations(m.from(), m.to()).0
+    } else {
+        m.to()
+    };
+    let mut text = format!("{}{}", m.from(), to);
+    if let Some(p) = m.promotion_piece() {
+        text.push(p.char());
+    }
+    text
+}
+
+/// Reads a move in UCI notation and returns it if it is legal here. Both castling forms are
+/// accepted in either mode (`e1g1` and `e1h1`); when a text could be an ordinary king move
+/// as well (possible in Chess960), the ordinary move wins.
+pub fn parse_uci(board: &Board, text: &str) -> Result<Move, MoveError> {
+    let b = text.as_bytes();
+    let well_formed = (b.len() == 4 || b.len() == 5)
+        && text.is_ascii()
+        && Square::parse(&text[0..2]).is_some()
+        && Square::parse(&text[2..4]).is_some()
+        && (b.len() == 4 || matches!(b[4], b'q' | b'r' | b'b' | b'n'));
+    if !well_formed {
+        return Err(MoveError::Syntax(text.to_string()));
+    }
+    let (from, to) = (Square::parse(&text[0..2]).unwrap_or(Square::A1), Square::parse(&text[2..4]).unwrap_or(Square::A1));
+    let promotion = b.get(4).and_then(|&c| PieceType::from_char(c as char));
+    let moves = legal_moves(board);
+    let plain = moves.iter().find(|m| {
+        m.kind() != MoveKind::Castling && m.from() == from && m.to() == to && m.promotion_piece() == promotion
+    });
+    let castle = || {
+        moves.iter().find(|m| {
+            m.kind() == MoveKind::Castling
+                && promotion.is_none()
+                && m.from() == from
+                && (m.to() == to || board.castling_destinations(m.from(), m.to()).0 == to)
+        })
+    };
+    plain.or_else(castle).copied().ok_or_else(|| MoveError::Illegal(text.to_string()))
+}
+
+/// The SAN of a legal move, with `+` or `#` for check and mate.
+pub fn to_san(board: &Board, m: Move) -> String {
+    let mut san = san_without_suffix(board, m);
+    if gives_check(board, m) {
+        let mut after = *board;
+        after.play(m);
+        san.push(if legal_moves(&after).is_empty() { '#' } else { '+' });
+    }
+    san
+}
+
+fn san_without_suffix(board: &Board, m: Move) -> String {
+    if m.kind() == MoveKind::Castling {
+        return if m.to() > m.from() { "O-O" } else { "O-O-O" }.to_string();
+    }
+    let Some(piece) = board.piece_on(m.from()) else { return "--".to_string() };
+    let capture = board.piece_on(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
+    let mut san = String::new();
+    if piece.kind() == PieceType::Pawn {
+        if capture {
+            san.push((b'a' + m.from().file()) as char);
+        }
+    } else {
+        san.push(piece.kind().char().to_ascii_uppercase());
+        // Disambiguate among other pieces of the same kind that can reach the same square:
+        // by file if that is enough, else by rank, else by both.
+        let rivals: Vec<Square> = legal_moves(board)
+            .iter()
+            .filter(|o| o.to() == m.to() && o.from() != m.from() && o.kind() != MoveKind::Castling)
+            .filter(|o| board.piece_on(o.from()) == Some(piece))
+            .map(|o| o.from())
+            .collect();
+        if !rivals.is_empty() {
+            let same_file = rivals.iter().any(|s| s.file() == m.from().file());
+            let same_rank = rivals.iter().any(|s| s.rank() == m.from().rank());
+            if !same_file {
+                san.push((b'a' + m.from().file()) as char);
+            } else if !same_rank {
+                san.push((b'1' + m.from().rank()) as char);
+            } else {
+                san.push_str(&m.from().to_string());
+            }
+        }
+    }
+    if capture {
+        san.push('x');
+    }
+    san.push_str(&m.to().to_string());
+    if let Some(p) = m.promotion_piece() {
+        san.push('=');
+        san.push(p.char().to_ascii_uppercase());
+    }
+    san
+}
+
+/// Reads a move in SAN and returns it if exactly one legal move matches. Lenient in what
+/// people and files write: check and annotation marks (`+ # ! ?`) are ignored, the capture
+/// sign is optional, castling may use `O` or `0`, and the promotion `=` may be left out.
+pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
+    let syntax = || MoveError::Syntax(text.to_string());
+    let core = text.trim_end_matches(['+', '#', '!', '?']);
+    let moves = legal_moves(board);
+
+    if matches!(core, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
+        let short = core.len() == 3;
+        return moves
+            .iter()
+            .find(|m| m.kind() == MoveKind::Castling && (m.to() > m.from()) == short)
+            .copied()
+            .ok_or_else(|| MoveError::Illegal(text.to_string()));
+    }
+    if !core.is_ascii() || core.len() < 2 {
+        return Err(syntax());
+    }
+
+    // Split off the piece letter and the promotion, then the target square.
+    let mut rest = core;
+    let kind = match rest.chars().next() {
+        Some(c @ ('N' | 'B' | 'R' | 'Q' | 'K')) => {
+            rest = &rest[1..];
+            PieceType::from_char(c).unwrap_or(PieceType::Pawn)
+        }
+        _ => PieceType::Pawn,
+    };
+    let mut promotion = None;
+    if let Some(c @ ('N' | 'B' | 'R' | 'Q' | 'n' | 'b' | 'r' | 'q')) = rest.chars().last() {
+        if kind == PieceType::Pawn {
+            promotion = PieceType::from_char(c);
+            rest = rest[..rest.len() - 1].trim_end_matches('=');
+        }
+    }
+    if rest.len() < 2 {
+        return Err(syntax());
+    }
+    let to = Square::parse(&rest[rest.len() - 2..]).ok_or_else(syntax)?;
+    let qualifier = rest[..rest.len() - 2].trim_end_matches(['x', ':']);
+    let (mut file, mut rank) = (None, None);
+    for c in qualifier.chars() {
+        match c {
+            'a'..='h' if file.is_none() && rank.is_none() => file = Some(c as u8 - b'a'),
+            '1'..='8' if rank.is_none() => rank = Some(c as u8 - b'1'),
+            _ => return Err(syntax()),
+        }
+    }
+
+    let mut found = moves.iter().filter(|m| {
+        m.kind() != MoveKind::Castling
+            && m.to() == to
+            && board.piece_on(m.from()).map(|p| p.kind()) == Some(kind)
+            && m.promotion_piece() == promotion
+            && file.is_none_or(|f| m.from().file() == f)
+            && rank.is_none_or(|r| m.from().rank() == r)
+    });
+    match (found.next(), found.next()) {
+        (Some(&m), None) => Ok(m),
+        (Some(_), Some(_)) => Err(MoveError::Ambiguous(text.to_string())),
+        (None, _) => Err(MoveError::Illegal(text.to_string())),
+    }
+}

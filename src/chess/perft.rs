@@ -1,0 +1,39 @@
+//! Perft: counts the leaf nodes of the legal move tree to a fixed depth. The counts are
+//! known for many positions, so perft proves the move generator and make/unmake exact;
+//! it is also the standard speed test for them.
+
+use super::board::Board;
+use super::movegen::legal_moves;
+use super::moves::Move;
+
+/// Number of leaf nodes `depth` plies below `board`.
+pub fn perft(board: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = legal_moves(board);
+    // Bulk counting: one ply above the leaves, the number of legal moves is the answer.
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in moves.iter() {
+        let undo = board.play(m);
+        nodes += perft(board, depth - 1);
+        board.unplay(&undo);
+    }
+    nodes
+}
+
+/// Leaf counts under each root move ("divide"), in move-generation order.
+pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
+    legal_moves(board)
+        .iter()
+        .map(|&m| {
+            let undo = board.play(m);
+            let n = if depth <= 1 { 1 } else { perft(board, depth - 1) };
+            board.unplay(&undo);
+            (m, n)
+        })
+        .collect()
+}

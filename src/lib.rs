@@ -1,0 +1,2 @@
+//! Tarpon, a UCI chess engine.
+pub mod chess;
