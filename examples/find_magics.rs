@@ -22,7 +22,10 @@ fn main() {
             let mask = relevant_mask(kind, sq);
             let bits = mask.count_ones();
             let subsets: Vec<u64> = subsets_of(mask);
-            let attacks: Vec<u64> = subsets.iter().map(|&occ| slider_attacks_slow(kind, sq, occ)).collect();
+            let attacks: Vec<u64> = subsets
+                .iter()
+                .map(|&occ| slider_attacks_slow(kind, sq, occ))
+                .collect();
             let mut table = vec![0u64; 1 << bits];
             let magic = loop {
                 let candidate = next() & next() & next();

@@ -1,2 +1,8 @@
 //! Tarpon, a UCI chess engine.
+//!
+//! - [`chess`]: the rules: board, attacks, legal move generation, notation, perft.
+//! - [`uci`]: the Universal Chess Interface loop that GUIs talk to.
+//! - [`tools`]: the developer subcommands (`perft`, ...).
 pub mod chess;
+pub mod tools;
+pub mod uci;

@@ -6,7 +6,7 @@
 //! in [`Position`](super::position::Position).
 
 use super::attacks::{
-    bishop_attacks, between, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind};
@@ -52,8 +52,11 @@ pub struct CastlingSetup {
 }
 
 impl CastlingSetup {
-    pub const NONE: CastlingSetup =
-        CastlingSetup { rook: [Square::H1, Square::A1, Square::H8, Square::A8], lost: [0; 64], chess960: false };
+    pub const NONE: CastlingSetup = CastlingSetup {
+        rook: [Square::H1, Square::A1, Square::H8, Square::A8],
+        lost: [0; 64],
+        chess960: false,
+    };
 }
 
 /// What `play` saves so that `unplay` can restore the position exactly.
@@ -90,8 +93,23 @@ pub struct Board {
 }
 
 impl PartialEq for Board {
-    /// Boards are equal when every field agrees (the derived keys included).
+    /// Boards are equal when every field agrees (the derived keys included), except that
+    /// the castling setup is compared only for the rights still held: the rook square and
+    /// `lost` entries of a right that is gone can never matter again, and a board read
+    /// from FEN does not have them (a FEN names only the rights held), so a position
+    /// reached in a game must equal the same position read back from its FEN.
     fn eq(&self, other: &Board) -> bool {
+        let held = self.castling;
+        let same_live_setup = self.setup.chess960 == other.setup.chess960
+            && (0..4)
+                .filter(|i| held & 1 << i != 0)
+                .all(|i| self.setup.rook[i] == other.setup.rook[i])
+            && self
+                .setup
+                .lost
+                .iter()
+                .zip(&other.setup.lost)
+                .all(|(a, b)| a & held == b & held);
         self.by_type == other.by_type
             && self.by_color == other.by_color
             && self.squares == other.squares
@@ -103,7 +121,7 @@ impl PartialEq for Board {
             && self.key == other.key
             && self.pawn_key == other.pawn_key
             && self.checkers == other.checkers
-            && self.setup == other.setup
+            && same_live_setup
     }
 }
 
@@ -343,7 +361,8 @@ impl Board {
             self.key ^= zobrist::side();
         }
         self.key ^= zobrist::castling(castling);
-        self.checkers = self.attackers_to(self.king_square(side), self.occupied()) & self.color(side.flip());
+        self.checkers =
+            self.attackers_to(self.king_square(side), self.occupied()) & self.color(side.flip());
     }
 
     /// Sets the en-passant square from a FEN, keeping it only if a capture is legal.
@@ -355,8 +374,13 @@ impl Board {
     /// to move has a legal en-passant capture onto it.
     #[inline(always)]
     fn update_en_passant(&mut self, ep: Square) {
-        let capturers = pawn_attacks(self.side.flip(), ep) & self.pieces(self.side, PieceType::Pawn);
-        if capturers.is_nonempty() && capturers.into_iter().any(|from| self.en_passant_is_legal(from, ep)) {
+        let capturers =
+            pawn_attacks(self.side.flip(), ep) & self.pieces(self.side, PieceType::Pawn);
+        if capturers.is_nonempty()
+            && capturers
+                .into_iter()
+                .any(|from| self.en_passant_is_legal(from, ep))
+        {
             self.en_passant = Some(ep);
             self.key ^= zobrist::en_passant(ep);
         }
@@ -412,7 +436,11 @@ impl Board {
                 self.toggle_key(rook, rook_to);
             }
             kind => {
-                let captured_sq = if kind == MoveKind::EnPassant { to.offset(-8 * us.forward()) } else { to };
+                let captured_sq = if kind == MoveKind::EnPassant {
+                    to.offset(-8 * us.forward())
+                } else {
+                    to
+                };
                 if let Some(captured) = self.squares[captured_sq.index()] {
                     self.take(captured, captured_sq);
                     self.toggle_key(captured, captured_sq);
@@ -450,7 +478,8 @@ impl Board {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side = us.flip();
-        self.checkers = self.attackers_to(self.king_square(self.side), self.occupied()) & self.color(us);
+        self.checkers =
+            self.attackers_to(self.king_square(self.side), self.occupied()) & self.color(us);
         if let Some(ep) = double_push {
             self.update_en_passant(ep);
         }
@@ -481,7 +510,11 @@ impl Board {
                 }
                 self.shift(piece, to, from);
                 if let Some(captured) = undo.captured {
-                    let sq = if kind == MoveKind::EnPassant { to.offset(-8 * us.forward()) } else { to };
+                    let sq = if kind == MoveKind::EnPassant {
+                        to.offset(-8 * us.forward())
+                    } else {
+                        to
+                    };
                     self.put(captured, sq);
                 }
             }

@@ -6,8 +6,8 @@
 //! everything a position needs to be playable and reports the first problem it finds,
 //! naming the field; it never panics.
 
-use super::board::{Board, CastlingSetup, rights};
 use super::bitboard::Bitboard;
+use super::board::{Board, CastlingSetup, rights};
 use super::types::{Color, Piece, PieceType, Square};
 use std::fmt;
 
@@ -39,7 +39,10 @@ pub enum FenError {
     /// The en-passant field is neither `-` nor a square name.
     EnPassantSyntax { found: String },
     /// An en-passant square that no double pawn push could have produced.
-    EnPassantImpossible { square: Square, reason: &'static str },
+    EnPassantImpossible {
+        square: Square,
+        reason: &'static str,
+    },
     /// The halfmove clock is not a number from 0 to 65535.
     HalfmoveClock { found: String },
     /// The fullmove number is not a number from 0 to 65535.
@@ -51,9 +54,15 @@ impl fmt::Display for FenError {
         use FenError::*;
         match self {
             FieldCount { found } => write!(f, "expected 4 to 6 fields, found {found}"),
-            RankCount { found } => write!(f, "field 1 (placement): expected 8 ranks, found {found}"),
+            RankCount { found } => {
+                write!(f, "field 1 (placement): expected 8 ranks, found {found}")
+            }
             UnknownPiece { rank, found } => {
-                write!(f, "field 1 (placement): unknown piece letter '{found}' on rank {}", rank + 1)
+                write!(
+                    f,
+                    "field 1 (placement): unknown piece letter '{found}' on rank {}",
+                    rank + 1
+                )
             }
             RankLength { rank, squares } => write!(
                 f,
@@ -61,22 +70,49 @@ impl fmt::Display for FenError {
                 rank + 1
             ),
             KingCount { color, found } => {
-                write!(f, "field 1 (placement): {color:?} has {found} kings instead of 1")
+                write!(
+                    f,
+                    "field 1 (placement): {color:?} has {found} kings instead of 1"
+                )
             }
             PawnOnBackRank { square } => {
-                write!(f, "field 1 (placement): pawn on {square}, on the first or last rank")
+                write!(
+                    f,
+                    "field 1 (placement): pawn on {square}, on the first or last rank"
+                )
             }
-            SideToMove { found } => write!(f, "field 2 (side to move): expected 'w' or 'b', found '{found}'"),
-            OpponentInCheck => write!(f, "field 2 (side to move): the side not to move is in check"),
-            CastlingSyntax { found } => write!(f, "field 3 (castling): invalid castling rights '{found}'"),
-            CastlingMismatch { right, reason } => write!(f, "field 3 (castling): right '{right}': {reason}"),
-            EnPassantSyntax { found } => write!(f, "field 4 (en passant): expected '-' or a square, found '{found}'"),
-            EnPassantImpossible { square, reason } => write!(f, "field 4 (en passant): {square}: {reason}"),
+            SideToMove { found } => write!(
+                f,
+                "field 2 (side to move): expected 'w' or 'b', found '{found}'"
+            ),
+            OpponentInCheck => write!(
+                f,
+                "field 2 (side to move): the side not to move is in check"
+            ),
+            CastlingSyntax { found } => {
+                write!(f, "field 3 (castling): invalid castling rights '{found}'")
+            }
+            CastlingMismatch { right, reason } => {
+                write!(f, "field 3 (castling): right '{right}': {reason}")
+            }
+            EnPassantSyntax { found } => write!(
+                f,
+                "field 4 (en passant): expected '-' or a square, found '{found}'"
+            ),
+            EnPassantImpossible { square, reason } => {
+                write!(f, "field 4 (en passant): {square}: {reason}")
+            }
             HalfmoveClock { found } => {
-                write!(f, "field 5 (halfmove clock): expected a number 0-65535, found '{found}'")
+                write!(
+                    f,
+                    "field 5 (halfmove clock): expected a number 0-65535, found '{found}'"
+                )
             }
             FullmoveNumber { found } => {
-                write!(f, "field 6 (fullmove number): expected a number 0-65535, found '{found}'")
+                write!(
+                    f,
+                    "field 6 (fullmove number): expected a number 0-65535, found '{found}'"
+                )
             }
         }
     }
@@ -90,7 +126,9 @@ impl std::error::Error for FenError {}
 pub fn parse(fen: &str, chess960: bool) -> Result<Board, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if !(4..=6).contains(&fields.len()) {
-        return Err(FenError::FieldCount { found: fields.len() });
+        return Err(FenError::FieldCount {
+            found: fields.len(),
+        });
     }
     let mut board = Board::empty();
     parse_placement(&mut board, fields[0])?;
@@ -98,7 +136,11 @@ pub fn parse(fen: &str, chess960: bool) -> Result<Board, FenError> {
     let side = match fields[1] {
         "w" => Color::White,
         "b" => Color::Black,
-        other => return Err(FenError::SideToMove { found: other.to_string() }),
+        other => {
+            return Err(FenError::SideToMove {
+                found: other.to_string(),
+            });
+        }
     };
     let opponent_king = board.king_square(side.flip());
     if board.is_attacked(opponent_king, side, board.occupied()) {
@@ -106,12 +148,16 @@ pub fn parse(fen: &str, chess960: bool) -> Result<Board, FenError> {
     }
 
     let (castling, setup) = parse_castling(&board, fields[2], chess960)?;
-    let halfmove = parse_clock(fields.get(4), |found| FenError::HalfmoveClock { found })?.unwrap_or(0);
-    let fullmove = parse_clock(fields.get(5), |found| FenError::FullmoveNumber { found })?.unwrap_or(1);
+    let halfmove =
+        parse_clock(fields.get(4), |found| FenError::HalfmoveClock { found })?.unwrap_or(0);
+    let fullmove =
+        parse_clock(fields.get(5), |found| FenError::FullmoveNumber { found })?.unwrap_or(1);
     board.set_up_state(side, castling, setup, halfmove, fullmove.max(1));
 
     if fields[3] != "-" {
-        let ep = Square::parse(fields[3]).ok_or_else(|| FenError::EnPassantSyntax { found: fields[3].to_string() })?;
+        let ep = Square::parse(fields[3]).ok_or_else(|| FenError::EnPassantSyntax {
+            found: fields[3].to_string(),
+        })?;
         check_en_passant(&board, ep)?;
         board.set_up_en_passant(ep);
     }
@@ -138,7 +184,10 @@ fn parse_placement(board: &mut Board, placement: &str) -> Result<(), FenError> {
             }
         }
         if file != 8 {
-            return Err(FenError::RankLength { rank, squares: file });
+            return Err(FenError::RankLength {
+                rank,
+                squares: file,
+            });
         }
     }
     for color in Color::ALL {
@@ -154,27 +203,57 @@ fn parse_placement(board: &mut Board, placement: &str) -> Result<(), FenError> {
     Ok(())
 }
 
-fn parse_clock(field: Option<&&str>, error: impl Fn(String) -> FenError) -> Result<Option<u16>, FenError> {
+fn parse_clock(
+    field: Option<&&str>,
+    error: impl Fn(String) -> FenError,
+) -> Result<Option<u16>, FenError> {
     match field {
         None => Ok(None),
-        Some(text) => text.parse::<u16>().map(Some).map_err(|_| error(text.to_string())),
+        Some(text) => text
+            .parse::<u16>()
+            .map(Some)
+            .map_err(|_| error(text.to_string())),
     }
 }
 
 /// Reads the castling field into a set of rights and the rook squares behind them.
-fn parse_castling(board: &Board, field: &str, chess960: bool) -> Result<(u8, CastlingSetup), FenError> {
-    let mut setup = CastlingSetup { chess960, ..CastlingSetup::NONE };
+fn parse_castling(
+    board: &Board,
+    field: &str,
+    chess960: bool,
+) -> Result<(u8, CastlingSetup), FenError> {
+    let mut setup = CastlingSetup {
+        chess960,
+        ..CastlingSetup::NONE
+    };
     let mut held = 0u8;
     if field == "-" {
         return Ok((0, setup));
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        // A character that names no right makes the field malformed, whatever the board
+        // shows: check it before judging the king and rooks it would refer to.
+        if !matches!(c.to_ascii_lowercase(), 'k' | 'q' | 'a'..='h') {
+            return Err(FenError::CastlingSyntax {
+                found: field.to_string(),
+            });
+        }
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let back_rank = color.relative_rank(0);
         let king = board.king_square(color);
-        let rooks: Vec<Square> = board.pieces(color, PieceType::Rook).filter(|sq| sq.rank() == back_rank).collect();
+        let rooks: Vec<Square> = board
+            .pieces(color, PieceType::Rook)
+            .filter(|sq| sq.rank() == back_rank)
+            .collect();
         if king.rank() != back_rank {
-            return Err(FenError::CastlingMismatch { right: c, reason: "the king is not on its first rank" });
+            return Err(FenError::CastlingMismatch {
+                right: c,
+                reason: "the king is not on its first rank",
+            });
         }
         let rook = match c.to_ascii_lowercase() {
             // The outermost rook on that side of the king (X-FEN).
@@ -184,14 +263,23 @@ fn parse_castling(board: &Board, field: &str, chess960: bool) -> Result<(u8, Cas
                 let file = c.to_ascii_lowercase() as u8 - b'a';
                 rooks.iter().copied().find(|r| r.file() == file)
             }
-            _ => return Err(FenError::CastlingSyntax { found: field.to_string() }),
+            _ => {
+                return Err(FenError::CastlingSyntax {
+                    found: field.to_string(),
+                });
+            }
         };
         let Some(rook) = rook else {
-            return Err(FenError::CastlingMismatch { right: c, reason: "no rook of that colour on that square or side" });
+            return Err(FenError::CastlingMismatch {
+                right: c,
+                reason: "no rook of that colour on that square or side",
+            });
         };
         let right = rights::of(color, rook > king);
         if held & right != 0 {
-            return Err(FenError::CastlingSyntax { found: field.to_string() });
+            return Err(FenError::CastlingSyntax {
+                found: field.to_string(),
+            });
         }
         if !chess960 {
             let corner_file = if rook > king { 7 } else { 0 };
@@ -255,13 +343,21 @@ pub fn to_fen(board: &Board) -> String {
             fen.push('/');
         }
     }
-    fen.push_str(if board.side_to_move() == Color::White { " w " } else { " b " });
+    fen.push_str(if board.side_to_move() == Color::White {
+        " w "
+    } else {
+        " b "
+    });
     fen.push_str(&castling_text(board));
     match board.en_passant() {
         Some(ep) => fen.push_str(&format!(" {ep}")),
         None => fen.push_str(" -"),
     }
-    fen.push_str(&format!(" {} {}", board.halfmove_clock(), board.fullmove_number()));
+    fen.push_str(&format!(
+        " {} {}",
+        board.halfmove_clock(),
+        board.fullmove_number()
+    ));
     fen
 }
 
@@ -269,14 +365,22 @@ fn castling_text(board: &Board) -> String {
     let mut text = String::new();
     for color in Color::ALL {
         for short in [true, false] {
-            let Some(rook) = board.castling_rook(rights::of(color, short)) else { continue };
+            let Some(rook) = board.castling_rook(rights::of(color, short)) else {
+                continue;
+            };
             let king = board.king_square(color);
             // Is there another rook of ours further out on the same side? Then `K`/`Q` would
             // name that one, and the file letter is needed.
             let outside = board
                 .pieces(color, PieceType::Rook)
                 .filter(|r| r.rank() == rook.rank())
-                .any(|r| if short { r > rook } else { r < rook && r < king });
+                .any(|r| {
+                    if short {
+                        r > rook
+                    } else {
+                        r < rook && r < king
+                    }
+                });
             let letter = if board.is_chess960() && outside {
                 (b'a' + rook.file()) as char
             } else if short {
@@ -284,8 +388,16 @@ fn castling_text(board: &Board) -> String {
             } else {
                 'q'
             };
-            text.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+            text.push(if color == Color::White {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
         }
     }
-    if text.is_empty() { "-".to_string() } else { text }
+    if text.is_empty() {
+        "-".to_string()
+    } else {
+        text
+    }
 }

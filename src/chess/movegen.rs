@@ -15,7 +15,7 @@
 //! *noisy* moves (captures, en passant, and every promotion) for quiescence search, and
 //! *quiet* moves (the rest, castling included).
 
-use super::attacks::{bishop_attacks, between, king_attacks, knight_attacks, line, rook_attacks};
+use super::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, rook_attacks};
 use super::bitboard::Bitboard;
 use super::board::{Board, rights};
 use super::moves::{Move, MoveKind, MoveList};
@@ -58,14 +58,96 @@ pub fn legal_moves_from(board: &Board, from: Square) -> MoveList {
 /// user input): anything malformed or belonging to another position is simply not legal.
 pub fn is_legal(board: &Board, m: Move) -> bool {
     match board.piece_on(m.from()) {
-        Some(p) if p.color() == board.side_to_move() => legal_moves_from(board, m.from()).contains(m),
+        Some(p) if p.color() == board.side_to_move() => {
+            legal_moves_from(board, m.from()).contains(m)
+        }
         _ => false,
+    }
+}
+
+/// Number of legal moves, counted without listing them (perft's last ply needs only this).
+pub fn count_legal_moves(board: &Board) -> u64 {
+    let mut counter = MoveCounter(0);
+    generate::<ALL>(board, Bitboard::ALL, &mut counter);
+    counter.0
+}
+
+/// Where the generator puts moves: a move list, or just a counter. Pawn moves arrive as
+/// whole sets of destinations (each from `delta` squares behind), which a counter can
+/// count with one popcount.
+trait MoveSink {
+    fn push(&mut self, m: Move);
+    /// Ordinary moves from `from` to every square of `targets`.
+    fn push_targets(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves (not promotions) to every square of `targets`.
+    fn push_pawn_moves(&mut self, targets: Bitboard, delta: i8);
+    /// Promotions to each of the four pieces, to every square of `targets`.
+    fn push_promotions(&mut self, targets: Bitboard, delta: i8);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            MoveList::push(self, Move::new(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn push_pawn_moves(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            MoveList::push(self, Move::new(to.offset(-delta), to));
+        }
+    }
+
+    #[inline(always)]
+    fn push_promotions(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            // Queen first: move ordering will look at it first anyway.
+            for piece in [
+                PieceType::Queen,
+                PieceType::Knight,
+                PieceType::Rook,
+                PieceType::Bishop,
+            ] {
+                MoveList::push(self, Move::promotion(to.offset(-delta), to, piece));
+            }
+        }
+    }
+}
+
+struct MoveCounter(u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn push_targets(&mut self, _: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn push_pawn_moves(&mut self, targets: Bitboard, _: i8) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn push_promotions(&mut self, targets: Bitboard, _: i8) {
+        self.0 += 4 * targets.count() as u64;
     }
 }
 
 /// Appends the legal moves of type `KIND` made by pieces on `sources` to `list`.
 #[inline(always)]
-fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut MoveList) {
+fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut impl MoveSink) {
     let us = board.side_to_move();
     let them = us.flip();
     let occupied = board.occupied();
@@ -95,39 +177,41 @@ fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut MoveLis
     if checkers.more_than_one() {
         return;
     }
-    let check_mask = if checkers.is_nonempty() { between(king, checkers.lsb()) } else { Bitboard::ALL };
+    let check_mask = if checkers.is_nonempty() {
+        between(king, checkers.lsb())
+    } else {
+        Bitboard::ALL
+    };
     let pinned = board.pinned();
     let targets = targets & check_mask;
 
     for from in board.pieces(us, PieceType::Knight) & sources & !pinned {
-        push_all(list, from, knight_attacks(from) & targets);
+        list.push_targets(from, knight_attacks(from) & targets);
     }
     for from in board.diagonal_sliders(us) & sources {
         let mut to = bishop_attacks(from, occupied) & targets;
         if pinned.contains(from) {
             to &= line(king, from);
         }
-        push_all(list, from, to);
+        list.push_targets(from, to);
     }
     for from in board.straight_sliders(us) & sources {
         let mut to = rook_attacks(from, occupied) & targets;
         if pinned.contains(from) {
             to &= line(king, from);
         }
-        push_all(list, from, to);
+        list.push_targets(from, to);
     }
 
     let pawns = board.pieces(us, PieceType::Pawn) & sources;
     generate_pawns::<KIND>(board, pawns & !pinned, check_mask, list);
     for from in pawns & pinned {
-        generate_pawns::<KIND>(board, Bitboard::from_square(from), check_mask & line(king, from), list);
-    }
-}
-
-#[inline(always)]
-fn push_all(list: &mut MoveList, from: Square, targets: Bitboard) {
-    for to in targets {
-        list.push(Move::new(from, to));
+        generate_pawns::<KIND>(
+            board,
+            Bitboard::from_square(from),
+            check_mask & line(king, from),
+            list,
+        );
     }
 }
 
@@ -141,13 +225,22 @@ fn shift(b: Bitboard, delta: i8) -> Bitboard {
         7 => b & !Bitboard::FILE_A,
         _ => b,
     };
-    if delta > 0 { Bitboard(b.0 << delta) } else { Bitboard(b.0 >> -delta) }
+    if delta > 0 {
+        Bitboard(b.0 << delta)
+    } else {
+        Bitboard(b.0 >> -delta)
+    }
 }
 
 /// Pawn moves of the pawns in `pawns`, restricted to destinations in `allowed` (the check
 /// mask, narrowed to the pin line for a pinned pawn). En passant is tested on its own.
 #[inline(always)]
-fn generate_pawns<const KIND: u8>(board: &Board, pawns: Bitboard, allowed: Bitboard, list: &mut MoveList) {
+fn generate_pawns<const KIND: u8>(
+    board: &Board,
+    pawns: Bitboard,
+    allowed: Bitboard,
+    list: &mut impl MoveSink,
+) {
     if pawns.is_empty() {
         return;
     }
@@ -164,30 +257,16 @@ fn generate_pawns<const KIND: u8>(board: &Board, pawns: Bitboard, allowed: Bitbo
     if KIND != NOISY {
         let single = shift(others, up) & empty;
         let double = shift(single & third, up) & empty;
-        for to in single & allowed {
-            list.push(Move::new(to.offset(-up), to));
-        }
-        for to in double & allowed {
-            list.push(Move::new(to.offset(-2 * up), to));
-        }
+        list.push_pawn_moves(single & allowed, up);
+        list.push_pawn_moves(double & allowed, 2 * up);
     }
     if KIND != QUIET {
-        for to in shift(others, left) & theirs & allowed {
-            list.push(Move::new(to.offset(-left), to));
-        }
-        for to in shift(others, right) & theirs & allowed {
-            list.push(Move::new(to.offset(-right), to));
-        }
+        list.push_pawn_moves(shift(others, left) & theirs & allowed, left);
+        list.push_pawn_moves(shift(others, right) & theirs & allowed, right);
         if promoting.is_nonempty() {
-            for to in shift(promoting, up) & empty & allowed {
-                push_promotions(list, to.offset(-up), to);
-            }
-            for to in shift(promoting, left) & theirs & allowed {
-                push_promotions(list, to.offset(-left), to);
-            }
-            for to in shift(promoting, right) & theirs & allowed {
-                push_promotions(list, to.offset(-right), to);
-            }
+            list.push_promotions(shift(promoting, up) & empty & allowed, up);
+            list.push_promotions(shift(promoting, left) & theirs & allowed, left);
+            list.push_promotions(shift(promoting, right) & theirs & allowed, right);
         }
         if let Some(ep) = board.en_passant() {
             for from in super::attacks::pawn_attacks(us.flip(), ep) & pawns {
@@ -199,29 +278,27 @@ fn generate_pawns<const KIND: u8>(board: &Board, pawns: Bitboard, allowed: Bitbo
     }
 }
 
-#[inline(always)]
-fn push_promotions(list: &mut MoveList, from: Square, to: Square) {
-    for piece in [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
-        list.push(Move::promotion(from, to, piece));
-    }
-}
-
 /// Castling moves of the side to move, which is not in check.
 ///
 /// The squares the king and rook cross and land on must be empty (apart from the two pieces
 /// themselves), and no square the king crosses or lands on may be attacked. In Chess960 the
 /// castling rook itself may have been shielding the king's destination along the back rank,
 /// so the destination is tested again without it.
-fn generate_castling(board: &Board, list: &mut MoveList) {
+fn generate_castling(board: &Board, list: &mut impl MoveSink) {
     let us = board.side_to_move();
     let them = us.flip();
-    if board.castling_rights() & rights::of(us, true) | board.castling_rights() & rights::of(us, false) == 0 {
+    if board.castling_rights() & rights::of(us, true)
+        | board.castling_rights() & rights::of(us, false)
+        == 0
+    {
         return;
     }
     let king = board.king_square(us);
     let occupied = board.occupied();
     for short in [true, false] {
-        let Some(rook) = board.castling_rook(rights::of(us, short)) else { continue };
+        let Some(rook) = board.castling_rook(rights::of(us, short)) else {
+            continue;
+        };
         let (king_to, rook_to) = board.castling_destinations(king, rook);
         let both = Bitboard::from_square(king) | rook;
         let must_be_empty = (between(king, king_to) | between(rook, rook_to)) & !both;
@@ -229,7 +306,10 @@ fn generate_castling(board: &Board, list: &mut MoveList) {
             continue;
         }
         let king_path = between(king, king_to) | king_to;
-        if king_path.into_iter().any(|sq| board.is_attacked(sq, them, occupied)) {
+        if king_path
+            .into_iter()
+            .any(|sq| board.is_attacked(sq, them, occupied))
+        {
             continue;
         }
         if board.is_attacked(king_to, them, occupied.without(rook)) {
@@ -246,7 +326,9 @@ pub fn gives_check(board: &Board, m: Move) -> bool {
     let us = board.side_to_move();
     let their_king = board.king_square(us.flip());
     let (from, to) = (m.from(), m.to());
-    let Some(piece) = board.piece_on(from) else { return false };
+    let Some(piece) = board.piece_on(from) else {
+        return false;
+    };
 
     let mut occupied = board.occupied().without(from);
     let (mut moved_to, mut moved_kind) = (to, piece.kind());

@@ -61,11 +61,17 @@ pub fn parse_uci(board: &Board, text: &str) -> Result<Move, MoveError> {
     if !well_formed {
         return Err(MoveError::Syntax(text.to_string()));
     }
-    let (from, to) = (Square::parse(&text[0..2]).unwrap_or(Square::A1), Square::parse(&text[2..4]).unwrap_or(Square::A1));
+    let (from, to) = (
+        Square::parse(&text[0..2]).unwrap_or(Square::A1),
+        Square::parse(&text[2..4]).unwrap_or(Square::A1),
+    );
     let promotion = b.get(4).and_then(|&c| PieceType::from_char(c as char));
     let moves = legal_moves(board);
     let plain = moves.iter().find(|m| {
-        m.kind() != MoveKind::Castling && m.from() == from && m.to() == to && m.promotion_piece() == promotion
+        m.kind() != MoveKind::Castling
+            && m.from() == from
+            && m.to() == to
+            && m.promotion_piece() == promotion
     });
     let castle = || {
         moves.iter().find(|m| {
@@ -75,7 +81,10 @@ pub fn parse_uci(board: &Board, text: &str) -> Result<Move, MoveError> {
                 && (m.to() == to || board.castling_destinations(m.from(), m.to()).0 == to)
         })
     };
-    plain.or_else(castle).copied().ok_or_else(|| MoveError::Illegal(text.to_string()))
+    plain
+        .or_else(castle)
+        .copied()
+        .ok_or_else(|| MoveError::Illegal(text.to_string()))
 }
 
 /// The SAN of a legal move, with `+` or `#` for check and mate.
@@ -84,7 +93,11 @@ pub fn to_san(board: &Board, m: Move) -> String {
     if gives_check(board, m) {
         let mut after = *board;
         after.play(m);
-        san.push(if legal_moves(&after).is_empty() { '#' } else { '+' });
+        san.push(if legal_moves(&after).is_empty() {
+            '#'
+        } else {
+            '+'
+        });
     }
     san
 }
@@ -93,7 +106,9 @@ fn san_without_suffix(board: &Board, m: Move) -> String {
     if m.kind() == MoveKind::Castling {
         return if m.to() > m.from() { "O-O" } else { "O-O-O" }.to_string();
     }
-    let Some(piece) = board.piece_on(m.from()) else { return "--".to_string() };
+    let Some(piece) = board.piece_on(m.from()) else {
+        return "--".to_string();
+    };
     let capture = board.piece_on(m.to()).is_some() || m.kind() == MoveKind::EnPassant;
     let mut san = String::new();
     if piece.kind() == PieceType::Pawn {
@@ -163,11 +178,11 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
         _ => PieceType::Pawn,
     };
     let mut promotion = None;
-    if let Some(c @ ('N' | 'B' | 'R' | 'Q' | 'n' | 'b' | 'r' | 'q')) = rest.chars().last() {
-        if kind == PieceType::Pawn {
-            promotion = PieceType::from_char(c);
-            rest = rest[..rest.len() - 1].trim_end_matches('=');
-        }
+    if let Some(c @ ('N' | 'B' | 'R' | 'Q' | 'n' | 'b' | 'r' | 'q')) = rest.chars().last()
+        && kind == PieceType::Pawn
+    {
+        promotion = PieceType::from_char(c);
+        rest = rest[..rest.len() - 1].trim_end_matches('=');
     }
     if rest.len() < 2 {
         return Err(syntax());

@@ -3,7 +3,7 @@
 //! it is also the standard speed test for them.
 
 use super::board::Board;
-use super::movegen::legal_moves;
+use super::movegen::{count_legal_moves, legal_moves};
 use super::moves::Move;
 
 /// Number of leaf nodes `depth` plies below `board`.
@@ -11,11 +11,11 @@ pub fn perft(board: &mut Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = legal_moves(board);
     // Bulk counting: one ply above the leaves, the number of legal moves is the answer.
     if depth == 1 {
-        return moves.len() as u64;
+        return count_legal_moves(board);
     }
+    let moves = legal_moves(board);
     let mut nodes = 0;
     for &m in moves.iter() {
         let undo = board.play(m);
@@ -31,7 +31,11 @@ pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
         .iter()
         .map(|&m| {
             let undo = board.play(m);
-            let n = if depth <= 1 { 1 } else { perft(board, depth - 1) };
+            let n = if depth <= 1 {
+                1
+            } else {
+                perft(board, depth - 1)
+            };
             board.unplay(&undo);
             (m, n)
         })

@@ -12,7 +12,9 @@ use std::ops::Deref;
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Outcome {
     /// The side to move is checkmated; `winner` is the other side.
-    Checkmate { winner: Color },
+    Checkmate {
+        winner: Color,
+    },
     Stalemate,
     /// The same position (same side to move, castling and en-passant rights) for the third time.
     ThreefoldRepetition,
@@ -49,11 +51,17 @@ impl Position {
     }
 
     pub fn from_fen(text: &str, chess960: bool) -> Result<Position, FenError> {
-        Ok(Position { board: fen::parse(text, chess960)?, history: Vec::new() })
+        Ok(Position {
+            board: fen::parse(text, chess960)?,
+            history: Vec::new(),
+        })
     }
 
     pub fn from_board(board: Board) -> Position {
-        Position { board, history: Vec::new() }
+        Position {
+            board,
+            history: Vec::new(),
+        }
     }
 
     pub fn board(&self) -> &Board {
@@ -122,7 +130,8 @@ impl Position {
     /// The fifty-move rule: a hundred plies without capture or pawn move. A checkmate given
     /// on the hundredth ply still wins, so it is excluded here.
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.board.halfmove_clock() >= 100 && !(self.board.in_check() && movegen::legal_moves(&self.board).is_empty())
+        self.board.halfmove_clock() >= 100
+            && !(self.board.in_check() && movegen::legal_moves(&self.board).is_empty())
     }
 
     /// Whether `color` lacks the material to ever checkmate, against any defence. A single
@@ -132,7 +141,9 @@ impl Position {
     pub fn has_insufficient_material(&self, color: Color) -> bool {
         let b = &self.board;
         let ours = b.color(color);
-        if (ours & (b.kind(PieceType::Pawn) | b.kind(PieceType::Rook) | b.kind(PieceType::Queen))).is_nonempty() {
+        if (ours & (b.kind(PieceType::Pawn) | b.kind(PieceType::Rook) | b.kind(PieceType::Queen)))
+            .is_nonempty()
+        {
             return false;
         }
         let them = b.color(color.flip());
@@ -151,7 +162,8 @@ impl Position {
             let dark = super::bitboard::Bitboard::DARK_SQUARES;
             let all_bishops = b.kind(PieceType::Bishop);
             let one_colour = (all_bishops & dark).is_empty() || (all_bishops & !dark).is_empty();
-            let blockers = b.pieces(color.flip(), PieceType::Knight) | b.pieces(color.flip(), PieceType::Pawn);
+            let blockers =
+                b.pieces(color.flip(), PieceType::Knight) | b.pieces(color.flip(), PieceType::Pawn);
             return one_colour && blockers.is_empty();
         }
         true
@@ -167,7 +179,9 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         if movegen::legal_moves(&self.board).is_empty() {
             return Some(if self.board.in_check() {
-                Outcome::Checkmate { winner: self.board.side_to_move().flip() }
+                Outcome::Checkmate {
+                    winner: self.board.side_to_move().flip(),
+                }
             } else {
                 Outcome::Stalemate
             });

@@ -144,7 +144,11 @@ impl Piece {
 
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if (self as u8) & 8 == 0 { Color::White } else { Color::Black }
+        if (self as u8) & 8 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 
     #[inline(always)]
@@ -169,7 +173,11 @@ impl Piece {
 
     pub fn from_char(c: char) -> Option<Piece> {
         let kind = PieceType::from_char(c)?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece::new(color, kind))
     }
 }
@@ -250,6 +258,11 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file()) as char,
+            (b'1' + self.rank()) as char
+        )
     }
 }

@@ -26,7 +26,12 @@ pub struct Keys {
 }
 
 const fn generate() -> Keys {
-    let mut keys = Keys { piece_square: [[0; 64]; 12], castling: [0; 16], en_passant_file: [0; 8], black_to_move: 0 };
+    let mut keys = Keys {
+        piece_square: [[0; 64]; 12],
+        castling: [0; 16],
+        en_passant_file: [0; 8],
+        black_to_move: 0,
+    };
     let mut state = 0x7A17_0B0E_5EED_u64;
     let mut value;
     let mut p = 0;

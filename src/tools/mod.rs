@@ -1,0 +1,2 @@
+//! Developer tools behind the command-line subcommands.
+pub mod perft;
