@@ -1,8 +1,8 @@
 //! Perft against the shared suites: every position of `perft.epd` and `perft960.epd`.
 //!
 //! The suites live in `../shared/data` (override with `TARPON_SHARED_DATA`). Depths are
-//! limited by a node budget per position so the whole file runs in about two minutes in an
-//! optimised build; well-known positions are also checked deeper in `perft_deep`.
+//! limited by a node budget per position so the whole file runs in about a minute on two
+//! cores in the (optimised) test profile; well-known positions are checked to depth 5-6.
 
 use std::path::PathBuf;
 use tarpon::chess::{fen, perft::perft};
@@ -60,14 +60,15 @@ fn run_suite(name: &str, chess960: bool, budget: u64, every_nth_deeper: usize, d
 
 #[test]
 fn standard_suite() {
-    run_suite("perft.epd", false, 12_000_000, 0, 0);
+    // Every listed depth of every position (6.5 billion nodes in all).
+    run_suite("perft.epd", false, u64::MAX, 0, 0);
 }
 
 #[test]
 fn chess960_suite() {
-    // All 960 positions to about a million nodes each, every 16th to the deepest listed
-    // depth under 60 million.
-    run_suite("perft960.epd", true, 1_000_000, 16, 60_000_000);
+    // All 960 positions to every depth under ten million nodes, every 8th position to every
+    // depth under 300 million (11 billion nodes in all).
+    run_suite("perft960.epd", true, 10_000_000, 8, 300_000_000);
 }
 
 #[test]
