@@ -1,0 +1,152 @@
+//! End-to-end tests of the `tarpon` program: the perft subcommand and the UCI loop, driven
+//! as a user or a GUI would, through arguments and standard input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+fn perft_cli(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(TARPON)
+        .arg("perft")
+        .args(args)
+        .output()
+        .expect("run tarpon");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Runs a UCI session with the given input lines and returns standard output.
+fn uci_session(input: &str) -> String {
+    let mut child = Command::new(TARPON)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start tarpon");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "tarpon exited with {:?}", out.status);
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn perft_prints_divide_then_total_time_and_speed() {
+    let (ok, out, _) = perft_cli(&["3"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    let is_move_line = |l: &&&str| {
+        l.split_once(": ").is_some_and(|(m, n)| {
+            (4..=5).contains(&m.len()) && m.is_ascii() && n.parse::<u64>().is_ok()
+        })
+    };
+    assert_eq!(lines.iter().filter(is_move_line).count(), 20);
+    assert!(lines.contains(&"e2e4: 600"));
+    let total = lines
+        .iter()
+        .position(|l| *l == "Nodes searched: 8902")
+        .expect("total line");
+    assert!(lines[total + 1].starts_with("Time: "));
+    assert!(lines[total + 2].starts_with("Nodes/second: "));
+}
+
+#[test]
+fn perft_accepts_a_fen_quoted_or_not_and_chess960() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (ok, out, _) = perft_cli(&["2", kiwipete]);
+    assert!(ok && out.contains("Nodes searched: 2039\n"));
+    let unquoted: Vec<&str> = kiwipete.split(' ').collect();
+    let (ok, out, _) = perft_cli(&[&["2"], &unquoted[..]].concat());
+    assert!(ok && out.contains("Nodes searched: 2039\n"));
+    // Chess960: castling is printed king-takes-rook.
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let (ok, out, _) = perft_cli(&["3", "--chess960", fen]);
+    assert!(ok && out.contains("Nodes searched: 12189\n"), "{out}");
+}
+
+#[test]
+fn perft_rejects_bad_input_with_an_error_and_failure_status() {
+    let (ok, _, err) = perft_cli(&[
+        "3",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("fullmove"), "{err}");
+    let (ok, _, err) = perft_cli(&["deep"]);
+    assert!(!ok && !err.is_empty());
+    // A standard-chess FEN with Chess960 castling needs --chess960.
+    let (ok, _, err) = perft_cli(&[
+        "1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    ]);
+    assert!(!ok && err.contains("castling"), "{err}");
+}
+
+#[test]
+fn uci_handshake_and_perft() {
+    let out = uci_session("uci\nisready\nposition startpos moves e2e4 e7e5\ngo perft 2\nquit\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("id name Tarpon"));
+    assert!(lines.contains(&"uciok"));
+    assert!(lines.contains(&"readyok"));
+    assert!(lines.contains(&"Nodes searched: 835"), "{out}");
+}
+
+#[test]
+fn uci_castling_notation_follows_chess960_option() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let out = uci_session(&format!("position fen {fen}\ngo perft 1\nquit\n"));
+    assert!(out.contains("e1g1: 1") && out.contains("e1c1: 1"), "{out}");
+    let out = uci_session(&format!(
+        "setoption name uci_chess960 value true\nposition fen {fen}\ngo perft 1\nquit\n"
+    ));
+    assert!(out.contains("e1h1: 1") && out.contains("e1a1: 1"), "{out}");
+    // Either castling form is understood in a position command.
+    let out = uci_session(&format!("position fen {fen} moves e1h1\nd\nquit\n"));
+    assert!(
+        out.contains("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn uci_bad_input_is_answered_and_changes_nothing() {
+    let input = "\
+        position startpos moves e2e4\n\
+        position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0\tx\n\
+        position startpos moves e2e4 e7e5 e1e3\n\
+        position sideways\n\
+        frobnicate now\n\
+        setoption name Ponies value 3\n\
+        setoption name UCI_Chess960 value maybe\n\
+        go perft -1\n\
+        go perft\n\
+        \n\
+        \t   \r\n\
+        d\r\n\
+        quit\n";
+    let out = uci_session(input);
+    let errors = out
+        .lines()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    assert_eq!(errors, 8, "{out}");
+    // The position from the first, valid command is still there.
+    assert!(
+        out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn uci_ends_at_end_of_input_without_quit() {
+    let out = uci_session("isready\n");
+    assert_eq!(out, "readyok\n");
+}
