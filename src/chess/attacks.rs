@@ -297,70 +297,60 @@ pub fn piece_attacks(kind: PieceType, sq: Square, occupied: Bitboard) -> Bitboar
     }
 }
 
+/// The unit step (files, ranks) from square `a` towards square `b` when the two share a
+/// rank, file or diagonal; `None` otherwise (or when they are the same square).
+const fn step_towards(a: usize, b: usize) -> Option<(i8, i8)> {
+    let (df, dr) = ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
+    if a != b && (df == 0 || dr == 0 || df == dr || df == -dr) {
+        Some((df.signum(), dr.signum()))
+    } else {
+        None
+    }
+}
+
+/// The squares reached from `sq` (not included) by repeating the step `(df, dr)` until the
+/// edge of the board or the square `stop` (not included either).
+const fn walk(sq: usize, df: i8, dr: i8, stop: usize) -> u64 {
+    let mut squares = 0;
+    let (mut f, mut r) = ((sq % 8) as i8 + df, (sq / 8) as i8 + dr);
+    while f >= 0 && f < 8 && r >= 0 && r < 8 && (r * 8 + f) as usize != stop {
+        squares |= 1 << (r * 8 + f);
+        f += df;
+        r += dr;
+    }
+    squares
+}
+
 /// `BETWEEN[a][b]`: the squares strictly between `a` and `b` when they share a rank, file or
 /// diagonal, plus `b` itself; just `b` otherwise. Including `b` makes "block the check or
 /// capture the checker" a single mask.
-const fn between_table() -> [[Bitboard; 64]; 64] {
-    let mut table = [[Bitboard::EMPTY; 64]; 64];
-    let mut a = 0;
-    while a < 64 {
-        let mut b = 0;
-        while b < 64 {
-            table[a][b].0 = 1 << b;
-            let (fa, ra, fb, rb) = ((a % 8) as i8, (a / 8) as i8, (b % 8) as i8, (b / 8) as i8);
-            let (df, dr) = (fb - fa, rb - ra);
-            let aligned = a != b && (df == 0 || dr == 0 || df == dr || df == -dr);
-            if aligned {
-                let (sf, sr) = (df.signum(), dr.signum());
-                let (mut f, mut r) = (fa + sf, ra + sr);
-                while f != fb || r != rb {
-                    table[a][b].0 |= 1 << (r * 8 + f);
-                    f += sf;
-                    r += sr;
-                }
-            }
-            b += 1;
-        }
-        a += 1;
-    }
-    table
-}
-
+///
 /// `LINE[a][b]`: the whole rank, file or diagonal through `a` and `b` (edge to edge), or
 /// empty when they are not aligned. A pinned piece may move only along this line.
-const fn line_table() -> [[Bitboard; 64]; 64] {
-    let mut table = [[Bitboard::EMPTY; 64]; 64];
+const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
+    let mut between = [[Bitboard::EMPTY; 64]; 64];
+    let mut line = [[Bitboard::EMPTY; 64]; 64];
     let mut a = 0;
     while a < 64 {
         let mut b = 0;
         while b < 64 {
-            let (fa, ra, fb, rb) = ((a % 8) as i8, (a / 8) as i8, (b % 8) as i8, (b / 8) as i8);
-            let (df, dr) = (fb - fa, rb - ra);
-            if a != b && (df == 0 || dr == 0 || df == dr || df == -dr) {
-                let (sf, sr) = (df.signum(), dr.signum());
-                // Walk back to the edge, then forward across the whole board.
-                let (mut f, mut r) = (fa, ra);
-                while f - sf >= 0 && f - sf < 8 && r - sr >= 0 && r - sr < 8 {
-                    f -= sf;
-                    r -= sr;
-                }
-                while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                    table[a][b].0 |= 1 << (r * 8 + f);
-                    f += sf;
-                    r += sr;
-                }
+            between[a][b].0 = 1 << b;
+            if let Some((df, dr)) = step_towards(a, b) {
+                between[a][b].0 |= walk(a, df, dr, b);
+                line[a][b].0 = 1 << a | walk(a, df, dr, 64) | walk(a, -df, -dr, 64);
             }
             b += 1;
         }
         a += 1;
     }
-    table
+    (between, line)
 }
 
-static BETWEEN: [[Bitboard; 64]; 64] = between_table();
-static LINE: [[Bitboard; 64]; 64] = line_table();
+const LINE_TABLES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
+static BETWEEN: [[Bitboard; 64]; 64] = LINE_TABLES.0;
+static LINE: [[Bitboard; 64]; 64] = LINE_TABLES.1;
 
-/// Squares strictly between `a` and `b` on a shared line, plus `b` (see `between_table`).
+/// Squares strictly between `a` and `b` on a shared line, plus `b` (see `line_tables`).
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
     BETWEEN[a.index()][b.index()]

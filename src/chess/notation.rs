@@ -197,6 +197,11 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
             _ => return Err(syntax()),
         }
     }
+    // A pawn move written without a file ("d5") is an advance along the target's file:
+    // a pawn capture always names the file it comes from, so "d5" never means "exd5".
+    if kind == PieceType::Pawn && file.is_none() {
+        file = Some(to.file());
+    }
 
     let mut found = moves.iter().filter(|m| {
         m.kind() != MoveKind::Castling

@@ -1,7 +1,7 @@
 //! A position in a game: the board plus the moves that led to it, which the rules need
 //! (threefold repetition) and which let the search take moves back.
 
-use super::board::{Board, Undo};
+use super::board::Board;
 use super::fen::{self, FenError};
 use super::movegen;
 use super::moves::Move;
@@ -27,8 +27,9 @@ pub enum Outcome {
 #[derive(Clone, Debug)]
 pub struct Position {
     board: Board,
-    /// One entry per move played since the position was set up, oldest first.
-    history: Vec<Undo>,
+    /// For each move played since setup, oldest first: the board before it and the move.
+    /// Unmaking a move restores the saved board (copy-make, see `board.rs`).
+    history: Vec<(Board, Move)>,
 }
 
 /// Reading a `Position` reads its current board.
@@ -75,31 +76,27 @@ impl Position {
     /// Makes a legal move (see `movegen::is_legal` for moves of unknown origin).
     #[inline(always)]
     pub fn make(&mut self, m: Move) {
-        let undo = self.board.play(m);
-        self.history.push(undo);
+        self.history.push((self.board, m));
+        self.board.play(m);
     }
 
     /// Takes back the last move (or null move). Does nothing when there is none.
     #[inline(always)]
     pub fn unmake(&mut self) {
-        if let Some(undo) = self.history.pop() {
-            if undo.mv == Move::NULL {
-                self.board.unplay_null(&undo);
-            } else {
-                self.board.unplay(&undo);
-            }
+        if let Some((board, _)) = self.history.pop() {
+            self.board = board;
         }
     }
 
     /// Passes the turn to the opponent; the side to move must not be in check.
     pub fn make_null(&mut self) {
-        let undo = self.board.play_null();
-        self.history.push(undo);
+        self.history.push((self.board, Move::NULL));
+        self.board.play_null();
     }
 
     /// The moves played since setup, oldest first.
     pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
-        self.history.iter().map(|u| u.mv)
+        self.history.iter().map(|&(_, m)| m)
     }
 
     /// Number of moves (plies) played since setup.
@@ -118,7 +115,7 @@ impl Position {
             .rev()
             .skip(1)
             .step_by(2)
-            .filter(|u| u.key == key)
+            .filter(|(board, _)| board.key() == key)
             .count()
     }
 

@@ -11,10 +11,9 @@ pub fn divide_lines(board: &Board, depth: u32) -> (Vec<String>, u64) {
     if depth == 0 {
         return (Vec::new(), 1);
     }
-    let mut board = *board;
-    let mut counts: Vec<(String, u64)> = divide(&mut board, depth)
+    let mut counts: Vec<(String, u64)> = divide(board, depth)
         .into_iter()
-        .map(|(m, n)| (to_uci(&board, m), n))
+        .map(|(m, n)| (to_uci(board, m), n))
         .collect();
     counts.sort();
     let total = counts.iter().map(|(_, n)| n).sum();
