@@ -131,6 +131,9 @@ struct SliderEntry {
     offset: u32,
 }
 
+/// The two sliders with tables of their own (a queen looks up both).
+const SLIDER_KINDS: [PieceType; 2] = [PieceType::Rook, PieceType::Bishop];
+
 /// Slider entries for rooks (index 0) and bishops (index 1), laid out back to back.
 const fn slider_entries() -> ([[SliderEntry; 64]; 2], usize) {
     let empty = SliderEntry {
@@ -143,11 +146,7 @@ const fn slider_entries() -> ([[SliderEntry; 64]; 2], usize) {
     let mut offset = 0;
     let mut k = 0;
     while k < 2 {
-        let kind = if k == 0 {
-            PieceType::Rook
-        } else {
-            PieceType::Bishop
-        };
+        let kind = SLIDER_KINDS[k];
         let mut sq = 0;
         while sq < 64 {
             let mask = relevant_mask(kind, Square::new(sq as u8));
@@ -196,11 +195,7 @@ const fn build_slider_table() -> [Bitboard; SLIDER_TABLE_SIZE] {
     let mut table = [Bitboard::EMPTY; SLIDER_TABLE_SIZE];
     let mut k = 0;
     while k < 2 {
-        let kind = if k == 0 {
-            PieceType::Rook
-        } else {
-            PieceType::Bishop
-        };
+        let kind = SLIDER_KINDS[k];
         let mut sq = 0;
         while sq < 64 {
             let e = SLIDER_LAYOUT.0[k][sq];
