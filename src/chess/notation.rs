@@ -52,19 +52,15 @@ pub fn to_uci(board: &Board, m: Move) -> String {
 /// accepted in either mode (`e1g1` and `e1h1`); when a text could be an ordinary king move
 /// as well (possible in Chess960), the ordinary move wins.
 pub fn parse_uci(board: &Board, text: &str) -> Result<Move, MoveError> {
+    let syntax = || MoveError::Syntax(text.to_string());
+    // `str::get` refuses to split inside a multi-byte character, so odd input cannot panic.
+    let from = text.get(0..2).and_then(Square::parse).ok_or_else(syntax)?;
+    let to = text.get(2..4).and_then(Square::parse).ok_or_else(syntax)?;
     let b = text.as_bytes();
-    let well_formed = (b.len() == 4 || b.len() == 5)
-        && text.is_ascii()
-        && Square::parse(&text[0..2]).is_some()
-        && Square::parse(&text[2..4]).is_some()
-        && (b.len() == 4 || matches!(b[4], b'q' | b'r' | b'b' | b'n'));
-    if !well_formed {
-        return Err(MoveError::Syntax(text.to_string()));
+    let promotion_ok = b.len() == 4 || (b.len() == 5 && matches!(b[4], b'q' | b'r' | b'b' | b'n'));
+    if !promotion_ok {
+        return Err(syntax());
     }
-    let (from, to) = (
-        Square::parse(&text[0..2]).unwrap_or(Square::A1),
-        Square::parse(&text[2..4]).unwrap_or(Square::A1),
-    );
     let promotion = b.get(4).and_then(|&c| PieceType::from_char(c as char));
     let moves = legal_moves(board);
     let plain = moves.iter().find(|m| {
