@@ -4,5 +4,7 @@
 //! - [`uci`]: the Universal Chess Interface loop that GUIs talk to.
 //! - [`tools`]: the developer subcommands (`perft`, ...).
 pub mod chess;
+pub mod eval;
+pub mod search;
 pub mod tools;
 pub mod uci;

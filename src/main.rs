@@ -27,6 +27,21 @@ enum Command {
         #[arg(long)]
         chess960: bool,
     },
+    /// Search the benchmark positions to a fixed depth; ends with '<nodes> nodes <nps> nps'
+    #[command(after_help = "Examples:\n  tarpon bench\n  tarpon bench 13")]
+    Bench {
+        /// Search depth
+        #[arg(default_value_t = tarpon::tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+        depth: i32,
+    },
+    /// Print the static evaluation of a position, term by term
+    #[command(
+        after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'"
+    )]
+    Eval {
+        /// Position as FEN (default: the start position); quoting is optional
+        fen: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -35,6 +50,27 @@ fn main() -> ExitCode {
         None => {
             tarpon::uci::run();
             ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth }) => {
+            tarpon::tools::bench::run(depth, &mut |line| println!("{line}"));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Eval { fen }) => {
+            let fen = if fen.is_empty() {
+                tarpon::chess::fen::START_FEN.to_string()
+            } else {
+                fen.join(" ")
+            };
+            match tarpon::chess::fen::parse(&fen, false) {
+                Ok(board) => {
+                    print!("{}", tarpon::eval::trace(&board));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Command::Perft {
             depth,

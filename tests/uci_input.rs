@@ -5,7 +5,18 @@
 mod common;
 
 use common::Rng;
+use std::sync::{Arc, Mutex};
 use tarpon::uci::{Flow, Uci};
+
+/// A UCI session whose output lines are collected in a shared buffer.
+fn session() -> (Uci, Arc<Mutex<Vec<String>>>) {
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let sink = lines.clone();
+    let uci = Uci::with_output(Arc::new(move |line: &str| {
+        sink.lock().unwrap().push(line.to_string())
+    }));
+    (uci, lines)
+}
 
 /// Words a GUI might send, valid or not, for building plausible broken lines.
 const WORDS: &[&str] = &[
@@ -72,29 +83,24 @@ fn random_line(rng: &mut Rng) -> String {
 #[test]
 fn random_lines_never_panic_and_quit_only_on_quit() {
     let mut rng = Rng::new(0x0C1_1E5);
-    let mut uci = Uci::new();
-    let mut out = Vec::new();
+    let (mut uci, out) = session();
     for _ in 0..20_000 {
         let line = random_line(&mut rng);
         // Keep perft shallow so the test stays fast; deep perft is tested elsewhere.
         if line.contains("perft") && !line.ends_with("perft 1") && !line.ends_with("perft 0") {
             continue;
         }
-        let flow = uci
-            .handle(&line, &mut out)
-            .expect("writing to a Vec cannot fail");
+        let flow = uci.handle(&line);
         let first = line.split_whitespace().next();
         assert_eq!(flow == Flow::Quit, first == Some("quit"), "line {line:?}");
-        out.clear();
+        out.lock().unwrap().clear();
     }
 }
 
 #[test]
 fn rejected_position_commands_keep_the_previous_position() {
-    let mut uci = Uci::new();
-    let mut out = Vec::new();
-    uci.handle("position startpos moves e2e4 e7e5 g1f3", &mut out)
-        .unwrap();
+    let (mut uci, out) = session();
+    uci.handle("position startpos moves e2e4 e7e5 g1f3");
     let before = uci.position().fen();
     for bad in [
         "position startpos moves e2e4 e7e5 g1f3 e8e6",
@@ -105,17 +111,13 @@ fn rejected_position_commands_keep_the_previous_position() {
         "position moves e2e4",
         "position startpos e2e4",
     ] {
-        out.clear();
-        uci.handle(bad, &mut out).unwrap();
-        let answer = String::from_utf8(out.clone()).unwrap();
+        out.lock().unwrap().clear();
+        uci.handle(bad);
+        let answer = out.lock().unwrap().join("\n");
         assert!(answer.starts_with("info string error"), "{bad}: {answer}");
         assert_eq!(uci.position().fen(), before, "{bad} changed the position");
     }
     // Moves played through `position` are history, so repetitions are seen across them.
-    uci.handle(
-        "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
-        &mut out,
-    )
-    .unwrap();
+    uci.handle("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
     assert!(uci.position().is_threefold_repetition());
 }

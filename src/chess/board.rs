@@ -169,6 +169,13 @@ impl Board {
         self.by_color[color.index()] & self.by_type[kind.index()]
     }
 
+    /// Whether `color` has a piece other than pawns and the king (null-move pruning is
+    /// unsafe without one: pawn endings are full of zugzwang).
+    #[inline(always)]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        (self.by_color[color.index()] & !(self.by_type[0] | self.by_type[5])).is_nonempty()
+    }
+
     /// Bishops and queens of `color`: the pieces that attack along diagonals.
     #[inline(always)]
     pub fn diagonal_sliders(&self, color: Color) -> Bitboard {

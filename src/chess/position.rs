@@ -119,6 +119,29 @@ impl Position {
             .count()
     }
 
+    /// Whether the search should score this position as a draw by repetition. `ply` is
+    /// the distance from the root of the search: a position that already occurred inside
+    /// the search tree is a draw (repeating it is always possible), while one that occurred
+    /// only in the game before the root must have occurred twice (threefold repetition).
+    pub fn is_repetition_draw(&self, ply: usize) -> bool {
+        let window = (self.board.halfmove_clock() as usize).min(self.history.len());
+        let key = self.board.key();
+        let mut earlier = 0;
+        for distance in (2..=window).step_by(2) {
+            let (board, _) = &self.history[self.history.len() - distance];
+            if board.key() == key {
+                if distance <= ply {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Whether the position has occurred at least twice before (threefold repetition).
     pub fn is_threefold_repetition(&self) -> bool {
         self.repetitions() >= 2

@@ -1,2 +1,3 @@
 //! Developer tools behind the command-line subcommands.
+pub mod bench;
 pub mod perft;

@@ -1,0 +1,430 @@
+//! Below the root: the principal variation search and the quiescence search.
+//!
+//! `alphabeta` is a negamax alpha-beta search that expects the first move to be best: it
+//! searches it with the full window and every later move with a null window (can it beat
+//! alpha at all?), re-searching only the moves that surprise. Around that core, pruning
+//! skips what cannot matter (hash-table cutoffs, reverse futility, null move, futility, late
+//! move and SEE pruning), late moves are searched shallower (LMR), and checks deeper.
+//! `quiescence` extends the leaves with captures until the position is quiet, so that the
+//! static evaluation is never taken in the middle of an exchange.
+
+use super::Searcher;
+use super::history::{self, PieceTo};
+use super::movepick::{MovePicker, is_noisy};
+use super::params::*;
+use super::score::{self, DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+use super::see::see_ge;
+use super::tt::Bound;
+use crate::chess::movegen::gives_check;
+use crate::chess::{Move, MoveList};
+use crate::eval::evaluate;
+
+impl Searcher<'_> {
+    /// Whether the position at `ply` is a draw by the rules (repetition, fifty moves,
+    /// insufficient material).
+    fn is_draw(&self, ply: usize) -> bool {
+        if self.pos.halfmove_clock() >= 100 {
+            // A mate on the hundredth ply still counts.
+            return !self.pos.in_check()
+                || !crate::chess::movegen::legal_moves(&self.pos).is_empty();
+        }
+        self.pos.is_insufficient_material() || self.pos.is_repetition_draw(ply)
+    }
+
+    /// The score of the position at `ply` with `depth` plies left, within `(alpha, beta)`.
+    /// `cut_node` marks nodes expected to fail high (the null-window children of a PV node
+    /// and their grandchildren), where more aggressive reductions pay off.
+    pub(super) fn alphabeta(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(ply) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.pos);
+        }
+        // Mate distance pruning: no line from here can beat a mate already found nearer
+        // the root.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = score::from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
+        self.stack[ply].static_eval = static_eval;
+        // "Improving": better than two plies ago, when we last had the move. Pruning is
+        // more careful when it is, since the position is heading somewhere.
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 2].killers = [Move::NONE; 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility pruning.
+            if depth <= RFP_MAX_DEPTH
+                && static_eval.abs() < MATE_BOUND
+                && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
+                return static_eval;
+            }
+            // Null-move pruning.
+            if depth >= NMP_MIN_DEPTH
+                && static_eval >= beta
+                && beta.abs() < MATE_BOUND
+                && ply >= self.nmp_min_ply
+                && self.stack[ply - 1].moved.is_some()
+                && self.pos.has_non_pawn_material(self.pos.side_to_move())
+            {
+                let reduction = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
+                self.stack[ply].moved = None;
+                self.pos.make_null();
+                self.nodes += 1;
+                let score =
+                    -self.alphabeta(-beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
+                self.pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    let score = if score >= MATE_BOUND { beta } else { score };
+                    if depth < NMP_VERIFY_DEPTH {
+                        return score;
+                    }
+                    // Deep cut: verify with a real search, null moves off for a while.
+                    self.nmp_min_ply = ply + (3 * (depth - reduction) / 4) as usize;
+                    let verified = self.alphabeta(beta - 1, beta, depth - reduction, ply, false);
+                    self.nmp_min_ply = 0;
+                    if verified >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node's ordering is poor;
+        // search it shallower now, and the next iteration will have a move to start with.
+        let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let previous = [
+            self.stack[ply - 1].moved,
+            if ply >= 2 {
+                self.stack[ply - 2].moved
+            } else {
+                None
+            },
+        ];
+        let countermove = self.histories.countermove(previous[0]);
+        let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, countermove, previous);
+        let us = self.pos.side_to_move();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut moves_searched = 0;
+        let mut quiets_tried = MoveList::new();
+
+        while let Some(m) = picker.next(&self.pos, self.histories) {
+            let noisy = is_noisy(&self.pos, m);
+            let checks = gives_check(&self.pos, m);
+            let piece = self
+                .pos
+                .piece_on(m.from())
+                .expect("a move starts on a piece");
+            let moved = PieceTo { piece, to: m.to() };
+            let history = if noisy {
+                0
+            } else {
+                self.histories.quiet_score(us, m, moved, &previous)
+            };
+
+            // Pruning, once a move has shown we are not simply lost here.
+            if best_score > -MATE_BOUND {
+                if !noisy {
+                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if !in_check
+                        && !checks
+                        && depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if depth <= SEE_PRUNE_MAX_DEPTH
+                        && !see_ge(&self.pos, m, -SEE_QUIET_MARGIN * depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_MAX_DEPTH
+                    && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            // Check extension: a checking move is searched a ply deeper, since checks
+            // force replies and often lead somewhere decisive.
+            let new_depth = depth - 1 + checks as i32;
+            self.stack[ply].moved = Some(moved);
+            self.pos.make(m);
+            self.nodes += 1;
+            moves_searched += 1;
+
+            let mut score;
+            if moves_searched == 1 {
+                score = -self.alphabeta(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
+            } else {
+                // Late move reductions: a move this far down the list rarely matters, so
+                // it is searched shallower unless it proves interesting.
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && moves_searched > LMR_MIN_MOVES + pv_node as usize
+                    && !noisy
+                {
+                    reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+                    reduction -= pv_node as i32;
+                    reduction -= checks as i32;
+                    reduction += !improving as i32;
+                    reduction += cut_node as i32;
+                    reduction -= history / LMR_HISTORY_DIVISOR;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.alphabeta(-alpha - 1, -alpha, new_depth - reduction, ply + 1, true);
+                if score > alpha && reduction > 0 {
+                    score = -self.alphabeta(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.alphabeta(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+            if !noisy {
+                quiets_tried.push(m);
+            }
+        }
+
+        if moves_searched == 0 {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+
+        if best_score >= beta && !is_noisy(&self.pos, best_move) {
+            self.reward_quiet_cutoff(ply, depth, best_move, &quiets_tried, &previous);
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            score::to_tt(best_score, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// A quiet move caused a beta cutoff: make it a killer and the countermove of the
+    /// previous move, raise its history and lower that of the quiet moves tried before it.
+    fn reward_quiet_cutoff(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        tried: &MoveList,
+        previous: &[Option<PieceTo>; 2],
+    ) {
+        let frame = &mut self.stack[ply];
+        if frame.killers[0] != m {
+            frame.killers = [m, frame.killers[0]];
+        }
+        self.histories.set_countermove(previous[0], m);
+        let us = self.pos.side_to_move();
+        let bonus = history::bonus(depth);
+        let piece_to = |m: Move| PieceTo {
+            piece: self
+                .pos
+                .piece_on(m.from())
+                .expect("a move starts on a piece"),
+            to: m.to(),
+        };
+        self.histories
+            .update_quiet(us, m, piece_to(m), previous, bonus);
+        for &q in tried.iter().filter(|&&q| q != m) {
+            self.histories
+                .update_quiet(us, q, piece_to(q), previous, -bonus);
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Captures (and, in check, every evasion) until the position is quiet.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.is_insufficient_material() {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 4 {
+            return if in_check { DRAW } else { evaluate(&self.pos) };
+        }
+
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let s = score::from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut static_eval = -INFINITE;
+        if !in_check {
+            // Stand pat: the side to move need not capture, so the static evaluation is
+            // a lower bound on the score.
+            static_eval = entry.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            if static_eval >= beta {
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+            best_score = static_eval;
+        }
+
+        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::quiescence(&self.pos, hash_move);
+        let mut best_move = Move::NONE;
+        let mut moves_searched = 0;
+        while let Some(m) = picker.next(&self.pos, self.histories) {
+            if !in_check && m.promotion_piece().is_none() {
+                // Delta pruning: even winning the captured piece for free would not
+                // bring the score up to alpha.
+                let victim = self
+                    .pos
+                    .piece_on(m.to())
+                    .map_or(100, |p| super::see::SEE_VALUES[p.kind().index()]);
+                if static_eval + victim + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            self.stack[ply].moved = None;
+            self.pos.make(m);
+            self.nodes += 1;
+            moves_searched += 1;
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && moves_searched == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            score::to_tt(best_score, ply),
+            static_eval,
+            0,
+            bound,
+        );
+        best_score
+    }
+}

@@ -1,0 +1,257 @@
+//! Move ordering: hands the search one move at a time, best-looking first, generating and
+//! sorting a group of moves only when the search gets that far. Most cutoffs come from the
+//! hash move or a good capture, so the quiet moves of most nodes are never generated.
+//!
+//! Order: hash move; captures and promotions that do not lose material (by SEE), most
+//! valuable victim first; the two killers; the countermove; quiet moves by history;
+//! captures that lose material.
+
+use super::history::{Histories, PieceTo};
+use super::see::see_ge;
+use crate::chess::movegen::{is_legal, legal_moves, noisy_moves, quiet_moves};
+use crate::chess::{Board, Move, MoveKind, MoveList, PieceType};
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    HashMove,
+    GenerateNoisy,
+    GoodNoisy,
+    FirstKiller,
+    SecondKiller,
+    Countermove,
+    GenerateQuiet,
+    Quiet,
+    BadNoisy,
+    /// Quiescence in check: every evasion, scored in one list.
+    GenerateEvasions,
+    Evasions,
+    Done,
+}
+
+/// Whether a move captures or promotes (the moves quiescence search looks at).
+pub fn is_noisy(board: &Board, m: Move) -> bool {
+    m.kind() == MoveKind::EnPassant
+        || m.kind() == MoveKind::Promotion
+        || (m.kind() == MoveKind::Normal && board.piece_on(m.to()).is_some())
+}
+
+/// Most valuable victim, least valuable attacker: capturing a queen with a pawn first.
+fn mvv_lva(board: &Board, m: Move) -> i32 {
+    const VALUE: [i32; 6] = [1, 3, 3, 5, 9, 0];
+    let victim = match m.kind() {
+        MoveKind::EnPassant => PieceType::Pawn,
+        _ => board.piece_on(m.to()).map_or(PieceType::Pawn, |p| p.kind()),
+    };
+    let attacker = board
+        .piece_on(m.from())
+        .map_or(PieceType::Pawn, |p| p.kind());
+    let promotion = m.promotion_piece().map_or(0, |p| VALUE[p.index()] * 100);
+    promotion + VALUE[victim.index()] * 10 - attacker.index() as i32
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    hash_move: Move,
+    killers: [Move; 2],
+    countermove: Move,
+    /// The moves of the current group, their scores, and how many were handed out.
+    moves: MoveList,
+    scores: [i32; 256],
+    next: usize,
+    bad_noisy: MoveList,
+    bad_next: usize,
+    /// Quiescence search: no quiet moves (unless in check).
+    noisy_only: bool,
+    skip_quiets: bool,
+    history_context: [Option<PieceTo>; 2],
+}
+
+impl MovePicker {
+    /// For the main search. `previous` are the moves one and two plies earlier, for
+    /// continuation history.
+    pub fn new(
+        hash_move: Move,
+        killers: [Move; 2],
+        countermove: Move,
+        previous: [Option<PieceTo>; 2],
+    ) -> MovePicker {
+        MovePicker {
+            stage: Stage::HashMove,
+            hash_move,
+            killers,
+            countermove,
+            moves: MoveList::new(),
+            scores: [0; 256],
+            next: 0,
+            bad_noisy: MoveList::new(),
+            bad_next: 0,
+            noisy_only: false,
+            skip_quiets: false,
+            history_context: previous,
+        }
+    }
+
+    /// For quiescence search: captures and promotions, or every evasion when in check.
+    pub fn quiescence(board: &Board, hash_move: Move) -> MovePicker {
+        let mut picker = MovePicker::new(hash_move, [Move::NONE; 2], Move::NONE, [None; 2]);
+        picker.noisy_only = true;
+        if board.in_check() {
+            picker.stage = Stage::GenerateEvasions;
+        } else if !is_noisy(board, hash_move) {
+            picker.hash_move = Move::NONE;
+        }
+        picker
+    }
+
+    /// Stops handing out quiet moves (pruning decided none of them can help).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// Takes the highest-scored move left in `moves` (selection sort, one step at a time:
+    /// cheaper than sorting when a cutoff comes early).
+    fn pick_best(&mut self) -> Option<Move> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.as_mut_slice().swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+
+    /// A killer or countermove is played only if it is a legal quiet move here and not
+    /// one already handed out.
+    fn usable_quiet(&self, board: &Board, m: Move, earlier: &[Move]) -> bool {
+        m.is_some()
+            && m != self.hash_move
+            && !earlier.contains(&m)
+            && !is_noisy(board, m)
+            && is_legal(board, m)
+    }
+
+    /// The next move to search, or `None` when there are no more.
+    pub fn next(&mut self, board: &Board, histories: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GenerateNoisy;
+                    if self.hash_move.is_some() && is_legal(board, self.hash_move) {
+                        return Some(self.hash_move);
+                    }
+                    self.hash_move = Move::NONE;
+                }
+                Stage::GenerateNoisy => {
+                    self.moves = noisy_moves(board);
+                    for i in 0..self.moves.len() {
+                        self.scores[i] = mvv_lva(board, self.moves[i]);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.pick_best() {
+                    Some(m) if m == self.hash_move => {}
+                    // Losing captures wait until after the quiet moves (in quiescence, for
+                    // ever: quiescence only wants captures that may gain something).
+                    Some(m) if !see_ge(board, m, 0) => {
+                        if !self.noisy_only {
+                            self.bad_noisy.push(m);
+                        }
+                    }
+                    Some(m) => return Some(m),
+                    None => {
+                        self.stage = if self.noisy_only {
+                            Stage::Done
+                        } else {
+                            Stage::FirstKiller
+                        };
+                    }
+                },
+                Stage::FirstKiller => {
+                    self.stage = Stage::SecondKiller;
+                    let m = self.killers[0];
+                    if !self.skip_quiets && self.usable_quiet(board, m, &[]) {
+                        return Some(m);
+                    }
+                }
+                Stage::SecondKiller => {
+                    self.stage = Stage::Countermove;
+                    let m = self.killers[1];
+                    if !self.skip_quiets && self.usable_quiet(board, m, &[self.killers[0]]) {
+                        return Some(m);
+                    }
+                }
+                Stage::Countermove => {
+                    self.stage = Stage::GenerateQuiet;
+                    let m = self.countermove;
+                    if !self.skip_quiets && self.usable_quiet(board, m, &self.killers) {
+                        return Some(m);
+                    }
+                }
+                Stage::GenerateQuiet => {
+                    self.stage = Stage::Quiet;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    self.moves = quiet_moves(board);
+                    let color = board.side_to_move();
+                    for i in 0..self.moves.len() {
+                        let m = self.moves[i];
+                        let piece = board.piece_on(m.from()).expect("a move starts on a piece");
+                        let current = PieceTo { piece, to: m.to() };
+                        self.scores[i] =
+                            histories.quiet_score(color, m, current, &self.history_context);
+                    }
+                    self.next = 0;
+                }
+                Stage::Quiet => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
+                    match self.pick_best() {
+                        Some(m)
+                            if m == self.hash_move
+                                || self.killers.contains(&m)
+                                || m == self.countermove => {}
+                        Some(m) => return Some(m),
+                        None => self.stage = Stage::BadNoisy,
+                    }
+                }
+                Stage::BadNoisy => {
+                    if self.bad_next < self.bad_noisy.len() {
+                        self.bad_next += 1;
+                        return Some(self.bad_noisy[self.bad_next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    self.moves = legal_moves(board);
+                    for i in 0..self.moves.len() {
+                        let m = self.moves[i];
+                        self.scores[i] = if m == self.hash_move {
+                            1 << 20
+                        } else if is_noisy(board, m) {
+                            (1 << 16) + mvv_lva(board, m)
+                        } else {
+                            0
+                        };
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.pick_best() {
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}

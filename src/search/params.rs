@@ -1,0 +1,79 @@
+//! Every tunable number of the search, in one place, with a name and a reason.
+//!
+//! Depths are in plies, margins in centipawns.
+
+/// Aspiration windows start this far either side of the previous iteration's score, from
+/// this depth on, and widen by half of themselves after each failure.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub const ASPIRATION_WINDOW: i32 = 20;
+
+/// Reverse futility pruning: at shallow depth, a static evaluation this far above beta per
+/// ply of depth is assumed to hold (the opponent cannot catch up in so few moves).
+pub const RFP_MAX_DEPTH: i32 = 8;
+pub const RFP_MARGIN: i32 = 75;
+
+/// Null-move pruning: give the opponent a free move; if a reduced search still beats beta,
+/// the position is good enough to cut. Reduction `BASE + depth / DIVISOR`, plus more when
+/// the static evaluation is far above beta. At high depth the cut is verified by a normal
+/// reduced search, to guard against zugzwang.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 3;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
+pub const NMP_VERIFY_DEPTH: i32 = 12;
+
+/// Internal iterative reduction: a node without a hash move is searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Futility pruning of quiet moves: if the static evaluation plus this margin (base plus
+/// per ply) cannot reach alpha, quiet moves are not tried at all.
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+pub const FUTILITY_BASE: i32 = 100;
+pub const FUTILITY_PER_DEPTH: i32 = 100;
+
+/// Late move pruning: after this many quiet moves (a function of depth), the rest are
+/// skipped; fewer when the position is not improving.
+pub const LMP_MAX_DEPTH: i32 = 8;
+pub const LMP_BASE: i32 = 3;
+
+/// SEE pruning: moves that lose more than this many centipawns per ply of depth in the
+/// static exchange are skipped (quiet moves are held to a stricter margin).
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = 60;
+pub const SEE_CAPTURE_MARGIN: i32 = 100;
+
+/// Late move reductions: `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies, for moves
+/// after the first `LMR_MIN_MOVES`, at depth `LMR_MIN_DEPTH` and above; history adjusts it
+/// by one ply per `LMR_HISTORY_DIVISOR` points.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVES: usize = 2;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// History tables saturate at this magnitude ("gravity": each update is scaled by how far
+/// the entry still is from the limit, so old information fades).
+pub const HISTORY_MAX: i32 = 16384;
+/// The bonus (and malus) for a move that caused (or failed before) a beta cutoff.
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 150;
+pub const HISTORY_BONUS_MAX: i32 = 1500;
+
+/// Quiescence: delta pruning skips captures that cannot lift the score to alpha even if
+/// the captured piece were free, with this safety margin.
+pub const DELTA_MARGIN: i32 = 200;
+
+/// Time management: the share of the remaining time planned for one move when the GUI does
+/// not say how many moves remain, the hard limit as a multiple of the soft one, and the
+/// most of the remaining time one move may ever use.
+pub const DEFAULT_MOVES_TO_GO: u64 = 30;
+pub const INCREMENT_SHARE_PERCENT: u64 = 75;
+pub const HARD_LIMIT_FACTOR: u64 = 4;
+pub const MAX_TIME_SHARE_PERCENT: u64 = 50;
+/// Soft-limit scaling by how many iterations the best move has stayed the same (0, 1, 2,
+/// 3, 4+), in percent, and the extra time when the score dropped since the last iteration.
+pub const STABILITY_SCALE_PERCENT: [u64; 5] = [200, 140, 110, 90, 80];
+pub const SCORE_DROP_MARGIN: i32 = 30;
+pub const SCORE_DROP_SCALE_PERCENT: u64 = 130;
+/// The search looks at the clock every this many nodes.
+pub const CLOCK_CHECK_NODES: u64 = 1024;

@@ -1,0 +1,165 @@
+//! Time management: how long to think about one move.
+//!
+//! Two limits come out of the clock. The *soft* limit is the time the move is planned to
+//! take; after each iteration the search stops if it has used it, scaled up when the best
+//! move keeps changing or the score is falling and down when the best move is stable. The
+//! *hard* limit is never exceeded: the search checks the clock every few thousand nodes
+//! and stops there even in the middle of an iteration.
+
+use super::params::*;
+use std::time::{Duration, Instant};
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Remaining time and increment of the side to move, in milliseconds.
+    pub time: Option<u64>,
+    pub increment: u64,
+    pub moves_to_go: Option<u64>,
+    pub move_time: Option<u64>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop when a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+}
+
+impl Limits {
+    /// Whether the search plays against a clock (and so may answer a forced move at once).
+    pub fn uses_clock(&self) -> bool {
+        self.time.is_some() || self.move_time.is_some()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Limits for a search starting now. `overhead` is the time lost per move outside the
+    /// engine (GUI, network), kept in reserve.
+    pub fn new(limits: &Limits, overhead: u64) -> TimeManager {
+        let (soft, hard) = if let Some(move_time) = limits.move_time {
+            let t = move_time.saturating_sub(overhead).max(1);
+            (t, t)
+        } else if let Some(time) = limits.time {
+            let available = time.saturating_sub(overhead).max(1);
+            let moves_to_go = limits
+                .moves_to_go
+                .unwrap_or(DEFAULT_MOVES_TO_GO)
+                .clamp(1, 100);
+            let cap = if moves_to_go == 1 {
+                // The last move before the time control may use nearly all of the time.
+                available * 9 / 10
+            } else {
+                available * MAX_TIME_SHARE_PERCENT / 100
+            };
+            let planned =
+                available / moves_to_go + limits.increment * INCREMENT_SHARE_PERCENT / 100;
+            let soft = planned.min(cap).max(1);
+            let hard = (soft * HARD_LIMIT_FACTOR).min(cap).max(1);
+            (soft, hard)
+        } else {
+            return TimeManager {
+                start: Instant::now(),
+                soft: None,
+                hard: None,
+            };
+        };
+        TimeManager {
+            start: Instant::now(),
+            soft: Some(Duration::from_millis(soft)),
+            hard: Some(Duration::from_millis(hard)),
+        }
+    }
+
+    /// Restarts the clock (on `ponderhit`, the move's own time begins).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the hard limit has passed.
+    pub fn hard_limit_reached(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// Whether to stop after a completed iteration. `stable_iterations` counts how many
+    /// iterations in a row kept the same best move; `score_drop` is how much the score
+    /// fell since the previous iteration.
+    pub fn should_stop_after_iteration(&self, stable_iterations: usize, score_drop: i32) -> bool {
+        let Some(soft) = self.soft else { return false };
+        let mut percent =
+            STABILITY_SCALE_PERCENT[stable_iterations.min(STABILITY_SCALE_PERCENT.len() - 1)];
+        if score_drop > SCORE_DROP_MARGIN {
+            percent = percent * SCORE_DROP_SCALE_PERCENT / 100;
+        }
+        let scaled = soft * percent as u32 / 100;
+        let limit = self.hard.map_or(scaled, |h| scaled.min(h));
+        self.elapsed() >= limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(time: u64, increment: u64, moves_to_go: Option<u64>) -> Limits {
+        Limits {
+            time: Some(time),
+            increment,
+            moves_to_go,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn hard_limit_never_exceeds_the_clock() {
+        for time in [1, 5, 10, 50, 100, 1000, 60_000, 10_000_000] {
+            for inc in [0, 10, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let tm = TimeManager::new(&limits(time, inc, mtg), 10);
+                    let hard = tm.hard.unwrap().as_millis() as u64;
+                    assert!(
+                        hard <= time.saturating_sub(10).max(1),
+                        "time {time} inc {inc} mtg {mtg:?}: {hard}"
+                    );
+                    assert!(tm.soft.unwrap() <= tm.hard.unwrap());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn move_time_is_both_limits() {
+        let tm = TimeManager::new(
+            &Limits {
+                move_time: Some(500),
+                ..Limits::default()
+            },
+            20,
+        );
+        assert_eq!(tm.soft, Some(Duration::from_millis(480)));
+        assert_eq!(tm.hard, Some(Duration::from_millis(480)));
+    }
+
+    #[test]
+    fn no_clock_no_limits() {
+        let tm = TimeManager::new(
+            &Limits {
+                depth: Some(5),
+                ..Limits::default()
+            },
+            10,
+        );
+        assert!(!tm.hard_limit_reached());
+        assert!(!tm.should_stop_after_iteration(10, 0));
+    }
+}

@@ -1,0 +1,448 @@
+//! The UCI loop: reads commands from a GUI line by line and answers on standard output.
+//!
+//! The search runs on its own thread, so the loop keeps reading while it thinks: `isready`
+//! is answered at once, `stop` ends the search within milliseconds (the search checks its
+//! stop flag every thousand nodes), `ponderhit` switches a ponder search to the clock.
+//! The transposition table and histories move into the search thread for the duration of
+//! a search and come back when it ends.
+//!
+//! Bad input never stops the loop: it is answered with an `info string error: ...` line and
+//! the engine's state stays as it was. In particular a `position` command with a bad FEN
+//! or an illegal move changes nothing: the previous position is kept.
+
+pub mod options;
+
+use crate::chess::fen::START_FEN;
+use crate::chess::movegen::legal_moves;
+use crate::chess::notation::{parse_uci, to_uci};
+use crate::chess::{Move, Position, Square};
+use crate::eval;
+use crate::search::history::Histories;
+use crate::search::timeman::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Reporter, SearchControl, SearchOptions, think};
+use crate::tools::{bench, perft::divide_lines};
+use options::{Change, Options};
+use std::io::{self, BufRead};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+
+const NAME: &str = concat!("Tarpon ", env!("CARGO_PKG_VERSION"));
+const AUTHOR: &str = "the Tarpon developers";
+
+/// Whether the loop should go on after a command.
+#[derive(PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// What a search needs that lasts from one search to the next.
+struct Engine {
+    tt: TranspositionTable,
+    histories: Box<Histories>,
+}
+
+/// The engine state that commands act on.
+pub struct Uci {
+    position: Position,
+    options: Options,
+    /// `None` while a search thread has it.
+    engine: Option<Engine>,
+    search: Option<JoinHandle<Engine>>,
+    /// The running search waits for `stop` (`go infinite` or `go ponder`).
+    search_waits_for_stop: bool,
+    control: Arc<SearchControl>,
+    out: Reporter,
+}
+
+impl Default for Uci {
+    fn default() -> Self {
+        Uci::new()
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        self.finish_search();
+    }
+}
+
+impl Uci {
+    /// A UCI session that answers on standard output.
+    pub fn new() -> Uci {
+        Uci::with_output(Arc::new(|line: &str| println!("{line}")))
+    }
+
+    /// A UCI session that sends every output line to `out`.
+    pub fn with_output(out: Reporter) -> Uci {
+        let options = Options::default();
+        Uci {
+            position: Position::startpos(),
+            engine: Some(Engine {
+                tt: TranspositionTable::new(options.hash_mb),
+                histories: Box::new(Histories::new()),
+            }),
+            options,
+            search: None,
+            search_waits_for_stop: false,
+            control: Arc::new(SearchControl::default()),
+            out,
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    fn say(&self, text: &str) {
+        (self.out)(text);
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&format!("info string error: {text}"));
+    }
+
+    /// Stops a running search (if any) and takes the table and histories back.
+    fn finish_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            self.control.stop.store(true, Ordering::Relaxed);
+            self.control.pondering.store(false, Ordering::Relaxed);
+            match handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    self.error("the search thread failed; starting with a fresh table");
+                    self.engine = Some(Engine {
+                        tt: TranspositionTable::new(self.options.hash_mb),
+                        histories: Box::new(Histories::new()),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The table and histories, once no search is using them.
+    fn engine(&mut self) -> &mut Engine {
+        self.finish_search();
+        self.engine
+            .as_mut()
+            .expect("the engine is back once the search has finished")
+    }
+
+    /// Handles one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return Flow::Continue;
+        };
+        match command {
+            "uci" => {
+                self.say(&format!("id name {NAME}"));
+                self.say(&format!("id author {AUTHOR}"));
+                for option in options::declarations() {
+                    self.say(&option);
+                }
+                self.say("uciok");
+            }
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                let engine = self.engine();
+                engine.tt.clear();
+                engine.histories.clear();
+                self.position = Position::startpos();
+            }
+            "setoption" => self.set_option(args),
+            "position" => {
+                if let Err(message) = self.set_position(args) {
+                    self.error(&format!("{message}; position unchanged"));
+                }
+            }
+            "go" => self.go(args),
+            "stop" => self.finish_search(),
+            "ponderhit" => self.control.pondering.store(false, Ordering::Relaxed),
+            "eval" => {
+                for line in eval::trace(&self.position).lines() {
+                    self.say(line);
+                }
+            }
+            "bench" => {
+                self.finish_search();
+                let depth = match args.first().map(|d| d.parse::<i32>()) {
+                    None => bench::DEFAULT_DEPTH,
+                    Some(Ok(d)) if (1..=64).contains(&d) => d,
+                    Some(_) => return self.bad("bench depth must be a number from 1 to 64"),
+                };
+                let out = self.out.clone();
+                bench::run(depth, &mut |line| out(line));
+            }
+            "d" => self.display(),
+            "quit" => {
+                self.finish_search();
+                return Flow::Quit;
+            }
+            _ => self.error(&format!("unknown command '{command}'")),
+        }
+        Flow::Continue
+    }
+
+    fn bad(&self, text: &str) -> Flow {
+        self.error(text);
+        Flow::Continue
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        let change = match options::parse(args) {
+            Ok(change) => change,
+            Err(e) => return self.error(&e),
+        };
+        match change {
+            Change::Hash(mb) => {
+                let result = self.engine().tt.resize(mb);
+                match result {
+                    Ok(()) => self.options.hash_mb = mb,
+                    Err(e) => self.error(&format!(
+                        "Hash {mb} MB: {e}; keeping {} MB",
+                        self.options.hash_mb
+                    )),
+                }
+            }
+            Change::Threads(n) => {
+                self.options.threads = n;
+                if n > 1 {
+                    self.say("info string Threads accepted; this version searches with 1 thread");
+                }
+            }
+            Change::ClearHash => self.engine().tt.clear(),
+            Change::MoveOverhead(ms) => self.options.move_overhead = ms,
+            Change::MultiPv(n) => self.options.multi_pv = n,
+            Change::Ponder(on) => self.options.ponder = on,
+            Change::Chess960(on) => self.options.chess960 = on,
+        }
+    }
+
+    /// `position startpos|fen <fen> [moves <m1> ...]`. The new position replaces the old
+    /// one only if the FEN and every move are valid.
+    fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let moves_at = args
+            .iter()
+            .position(|&t| t == "moves")
+            .unwrap_or(args.len());
+        let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
+        let chess960 = self.options.chess960;
+        let mut position = match setup.split_first() {
+            Some((&"startpos", [])) => Position::from_fen(START_FEN, chess960),
+            Some((&"fen", fen)) => Position::from_fen(&fen.join(" "), chess960),
+            _ => return Err("expected 'position startpos' or 'position fen <fen>'".to_string()),
+        }
+        .map_err(|e| format!("bad FEN: {e}"))?;
+        for (i, text) in moves.iter().enumerate() {
+            let m = parse_uci(&position, text)
+                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+            position.make(m);
+        }
+        self.position = position;
+        Ok(())
+    }
+
+    /// `go ...`: starts a search on its own thread (or runs `go perft` at once).
+    fn go(&mut self, args: &[&str]) {
+        if let Some((&"perft", rest)) = args.split_first() {
+            match rest {
+                [depth] => match depth.parse::<u32>() {
+                    Ok(depth) if depth <= 32 => {
+                        let (lines, total) = divide_lines(&self.position, depth);
+                        for line in lines {
+                            self.say(&line);
+                        }
+                        self.say("");
+                        self.say(&format!("Nodes searched: {total}"));
+                        self.say("");
+                    }
+                    _ => self.error("perft depth must be a number from 0 to 32"),
+                },
+                _ => self.error("expected 'go perft <depth>'"),
+            }
+            return;
+        }
+        let (limits, searchmoves) = self.parse_go(args);
+        let engine = {
+            self.finish_search();
+            self.engine.take().expect("no search is running")
+        };
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.control
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        self.search_waits_for_stop = limits.infinite || limits.ponder;
+        let position = self.position.clone();
+        let control = self.control.clone();
+        let out = self.out.clone();
+        let options = SearchOptions {
+            multi_pv: self.options.multi_pv,
+            move_overhead: self.options.move_overhead,
+            report: Some(out.clone()),
+        };
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            // Deep recursion (up to MAX_PLY plies of search plus quiescence) needs room.
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || {
+                let mut engine = engine;
+                let result = think(
+                    &position,
+                    limits,
+                    &searchmoves,
+                    options,
+                    &engine.tt,
+                    &mut engine.histories,
+                    &control,
+                );
+                let mut answer = format!("bestmove {}", to_uci(&position, result.best));
+                if result.ponder.is_some() {
+                    let mut after = *position.board();
+                    after.play(result.best);
+                    answer.push_str(&format!(" ponder {}", to_uci(&after, result.ponder)));
+                }
+                out(&answer);
+                engine
+            });
+        match spawned {
+            Ok(handle) => self.search = Some(handle),
+            Err(e) => {
+                // Without a thread there is nothing to search with; answer something legal
+                // so the GUI is not left waiting, and rebuild the lost table.
+                self.error(&format!("cannot start the search thread: {e}"));
+                let best = legal_moves(&self.position)
+                    .first()
+                    .copied()
+                    .unwrap_or(Move::NONE);
+                self.say(&format!("bestmove {}", to_uci(&self.position, best)));
+                self.engine = Some(Engine {
+                    tt: TranspositionTable::new(self.options.hash_mb),
+                    histories: Box::new(Histories::new()),
+                });
+            }
+        }
+    }
+
+    /// Reads the `go` parameters. A malformed value is reported and ignored; the search
+    /// still runs with the rest.
+    fn parse_go(&self, args: &[&str]) -> (Limits, Vec<Move>) {
+        let mut limits = Limits::default();
+        let mut searchmoves = Vec::new();
+        let white = self.position.side_to_move() == crate::chess::Color::White;
+        let mut i = 0;
+        while i < args.len() {
+            let word = args[i];
+            i += 1;
+            let mut number = || -> Option<i64> {
+                let text = args.get(i)?;
+                i += 1;
+                match text.parse::<i64>() {
+                    Ok(n) => Some(n),
+                    Err(_) => {
+                        self.error(&format!("go {word}: '{text}' is not a number; ignored"));
+                        None
+                    }
+                }
+            };
+            // Negative clock values (a GUI that let the time run out) count as zero.
+            let ms = |n: i64| n.max(0) as u64;
+            match word {
+                "wtime" | "btime" => {
+                    if let Some(n) = number()
+                        && (word == "wtime") == white
+                    {
+                        limits.time = Some(ms(n));
+                    }
+                }
+                "winc" | "binc" => {
+                    if let Some(n) = number()
+                        && (word == "winc") == white
+                    {
+                        limits.increment = ms(n);
+                    }
+                }
+                "movestogo" => limits.moves_to_go = number().map(|n| n.max(1) as u64),
+                "movetime" => limits.move_time = number().map(ms),
+                "depth" => limits.depth = number().map(|n| n.clamp(1, 255) as i32),
+                "nodes" => limits.nodes = number().map(|n| n.max(1) as u64),
+                "mate" => limits.mate = number().map(|n| n.clamp(1, 255) as u32),
+                "infinite" => limits.infinite = true,
+                "ponder" => limits.ponder = true,
+                "searchmoves" => {
+                    while let Some(text) = args.get(i) {
+                        match parse_uci(&self.position, text) {
+                            Ok(m) => searchmoves.push(m),
+                            Err(_) if is_go_keyword(text) => break,
+                            Err(e) => self.error(&format!("searchmoves: {e}; ignored")),
+                        }
+                        i += 1;
+                    }
+                }
+                other => self.error(&format!("go: unknown parameter '{other}'; ignored")),
+            }
+        }
+        (limits, searchmoves)
+    }
+
+    fn display(&self) {
+        let mut text = String::from(" +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let piece = self.position.piece_on(Square::from_coords(file, rank));
+                text.push_str(&format!(" | {}", piece.map_or(' ', |p| p.char())));
+            }
+            text.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
+        }
+        text.push_str("   a   b   c   d   e   f   g   h\n");
+        for line in text.lines() {
+            self.say(line);
+        }
+        self.say(&format!("Fen: {}", self.position.fen()));
+        self.say(&format!("Key: {:016X}", self.position.key()));
+        let checkers: Vec<String> = self.position.checkers().map(|s| s.to_string()).collect();
+        self.say(&format!("Checkers: {}", checkers.join(" ")));
+    }
+}
+
+fn is_go_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "movetime"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
+}
+
+/// Runs the loop on standard input and output until `quit` or end of input.
+pub fn run() {
+    let mut uci = Uci::new();
+    let stdin = io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        if uci.handle(&line) == Flow::Quit {
+            return;
+        }
+    }
+    // End of input without `quit`: a search with limits may finish and answer (handy for
+    // scripts piping commands in); one that would wait for `stop` is stopped.
+    if !uci.search_waits_for_stop
+        && let Some(handle) = uci.search.take()
+    {
+        let _ = handle.join();
+    }
+}

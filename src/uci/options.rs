@@ -1,0 +1,154 @@
+//! The UCI options Tarpon offers, their limits, and `setoption` parsing.
+
+/// Option values as the GUI set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead: u64,
+    pub multi_pv: usize,
+    pub ponder: bool,
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead: 10,
+            multi_pv: 1,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+pub const HASH_MAX_MB: usize = 65536;
+pub const THREADS_MAX: usize = 1024;
+pub const MOVE_OVERHEAD_MAX: u64 = 5000;
+pub const MULTI_PV_MAX: usize = 256;
+
+/// The `option` lines of the `uci` answer.
+pub fn declarations() -> Vec<String> {
+    let d = Options::default();
+    vec![
+        format!(
+            "option name Hash type spin default {} min 1 max {HASH_MAX_MB}",
+            d.hash_mb
+        ),
+        format!(
+            "option name Threads type spin default {} min 1 max {THREADS_MAX}",
+            d.threads
+        ),
+        "option name Clear Hash type button".to_string(),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MOVE_OVERHEAD_MAX}",
+            d.move_overhead
+        ),
+        format!(
+            "option name MultiPV type spin default {} min 1 max {MULTI_PV_MAX}",
+            d.multi_pv
+        ),
+        format!("option name Ponder type check default {}", d.ponder),
+        format!("option name UCI_Chess960 type check default {}", d.chess960),
+    ]
+}
+
+/// A `setoption` command understood: which option, with its new value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Hash(usize),
+    Threads(usize),
+    ClearHash,
+    MoveOverhead(u64),
+    MultiPv(usize),
+    Ponder(bool),
+    Chess960(bool),
+}
+
+/// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
+/// the error says what was wrong.
+pub fn parse(args: &[&str]) -> Result<Change, String> {
+    let usage = "expected 'setoption name <name> [value <value>]'";
+    let Some((&"name", rest)) = args.split_first() else {
+        return Err(usage.to_string());
+    };
+    let value_at = rest.iter().position(|w| w.eq_ignore_ascii_case("value"));
+    let (name_words, value) = match value_at {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    let name = name_words.join(" ").to_ascii_lowercase();
+    let value = value.as_deref().map(str::trim);
+    let need = |what: &str| format!("option '{}' needs {what}", name_words.join(" "));
+    let spin = |max: u64, min: u64| -> Result<u64, String> {
+        let v = value.ok_or_else(|| need(&format!("a value from {min} to {max}")))?;
+        match v.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(need(&format!("a value from {min} to {max}, not '{v}'"))),
+        }
+    };
+    let check = || -> Result<bool, String> {
+        match value.map(str::to_ascii_lowercase).as_deref() {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            _ => Err(need("the value true or false")),
+        }
+    };
+    match name.as_str() {
+        "hash" => Ok(Change::Hash(spin(HASH_MAX_MB as u64, 1)? as usize)),
+        "threads" => Ok(Change::Threads(spin(THREADS_MAX as u64, 1)? as usize)),
+        "clear hash" => Ok(Change::ClearHash),
+        "move overhead" => Ok(Change::MoveOverhead(spin(MOVE_OVERHEAD_MAX, 0)?)),
+        "multipv" => Ok(Change::MultiPv(spin(MULTI_PV_MAX as u64, 1)? as usize)),
+        "ponder" => Ok(Change::Ponder(check()?)),
+        "uci_chess960" => Ok(Change::Chess960(check()?)),
+        "" => Err(usage.to_string()),
+        _ => Err(format!("unknown option '{}'", name_words.join(" "))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str) -> Result<Change, String> {
+        parse(&line.split_whitespace().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn names_are_case_insensitive_and_may_have_spaces() {
+        assert_eq!(p("name hash value 64"), Ok(Change::Hash(64)));
+        assert_eq!(
+            p("name Move Overhead value 100"),
+            Ok(Change::MoveOverhead(100))
+        );
+        assert_eq!(p("name clear HASH"), Ok(Change::ClearHash));
+        assert_eq!(
+            p("name UCI_Chess960 value TRUE"),
+            Ok(Change::Chess960(true))
+        );
+        assert_eq!(p("name MultiPV value 256"), Ok(Change::MultiPv(256)));
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        for bad in [
+            "name Hash value 0",
+            "name Hash value 65537",
+            "name Hash value -5",
+            "name Hash value lots",
+            "name Hash",
+            "name MultiPV value 257",
+            "name Ponder value yes",
+            "name Threads value 1025",
+            "name Nonsense value 1",
+            "name",
+            "value 3",
+            "",
+        ] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+    }
+}
