@@ -191,7 +191,11 @@ impl<'a> Searcher<'a> {
         if self.root_moves.is_empty() {
             let score = if self.pos.in_check() { -MATE } else { 0 };
             self.report(&format!("info depth 0 score {}", score::to_uci(score)));
-            return self.result(0);
+            self.wait_while_pondering_or_infinite();
+            return SearchResult {
+                score,
+                ..self.result(0)
+            };
         }
         // A forced move under a clock is played at once: thinking cannot change it.
         if self.root_moves.len() == 1 && self.limits.uses_clock() && !self.limits.ponder {

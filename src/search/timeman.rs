@@ -37,6 +37,8 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// `go movetime`: the GUI asked for exactly this long, so use all of it.
+    fixed: bool,
 }
 
 impl TimeManager {
@@ -68,12 +70,14 @@ impl TimeManager {
                 start: Instant::now(),
                 soft: None,
                 hard: None,
+                fixed: false,
             };
         };
         TimeManager {
             start: Instant::now(),
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
+            fixed: limits.move_time.is_some(),
         }
     }
 
@@ -96,6 +100,9 @@ impl TimeManager {
     /// fell since the previous iteration.
     pub fn should_stop_after_iteration(&self, stable_iterations: usize, score_drop: i32) -> bool {
         let Some(soft) = self.soft else { return false };
+        if self.fixed {
+            return self.hard_limit_reached();
+        }
         let mut percent =
             STABILITY_SCALE_PERCENT[stable_iterations.min(STABILITY_SCALE_PERCENT.len() - 1)];
         if score_drop > SCORE_DROP_MARGIN {
