@@ -72,13 +72,7 @@ impl Searcher<'_> {
             && !pv_node
             && e.depth >= depth
         {
-            let s = score::from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
+            if let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta) {
                 return s;
             }
         }
@@ -270,13 +264,7 @@ impl Searcher<'_> {
             self.reward_quiet_cutoff(ply, depth, best_move, &quiets_tried, &previous);
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store(
             key,
             best_move,
@@ -345,16 +333,10 @@ impl Searcher<'_> {
 
         let key = self.pos.key();
         let entry = self.tt.probe(key);
-        if let Some(e) = entry {
-            let s = score::from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+        if let Some(e) = entry
+            && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
+        {
+            return s;
         }
 
         let original_alpha = alpha;
@@ -410,13 +392,7 @@ impl Searcher<'_> {
         if in_check && moves_searched == 0 {
             return mated_in(ply);
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store(
             key,
             best_move,
@@ -426,5 +402,29 @@ impl Searcher<'_> {
             bound,
         );
         best_score
+    }
+}
+
+/// The stored result decides this node without searching when its bound settles the
+/// question for the window: an exact score always, a lower bound at or above beta, an
+/// upper bound at or below alpha.
+fn hash_cutoff(stored: i32, bound: Bound, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score::from_tt(stored, ply);
+    let usable = match bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    usable.then_some(s)
+}
+
+/// What a search result says about the true score, given the window it was searched with.
+fn bound_of(best_score: i32, original_alpha: i32, beta: i32) -> Bound {
+    if best_score >= beta {
+        Bound::Lower
+    } else if best_score > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
