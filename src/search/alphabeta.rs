@@ -71,10 +71,9 @@ impl Searcher<'_> {
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
+            && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
         {
-            if let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta) {
-                return s;
-            }
+            return s;
         }
 
         let in_check = self.pos.in_check();
