@@ -84,6 +84,17 @@ struct RootMove {
     seldepth: usize,
 }
 
+impl RootMove {
+    /// The score of the deepest search that has scored this move.
+    fn known_score(&self) -> i32 {
+        if self.score == -INFINITE {
+            self.previous_score
+        } else {
+            self.score
+        }
+    }
+}
+
 /// Per-ply state of the search.
 #[derive(Copy, Clone)]
 struct Frame {
@@ -211,8 +222,12 @@ impl<'a> Searcher<'a> {
         let mut previous_best = Move::NONE;
         let mut previous_score = 0;
         for depth in 1..=max_depth {
+            // Scores of this iteration start unknown: if it is stopped early, a move it has
+            // not reached must not outrank, with a score from the last iteration, the
+            // moves it has already searched deeper.
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
+                rm.score = -INFINITE;
             }
             let lines = self.options.multi_pv.clamp(1, self.root_moves.len());
             for pv_index in 0..lines {
@@ -413,7 +428,7 @@ impl<'a> Searcher<'a> {
             ponder: best
                 .and_then(|rm| rm.pv.get(1).copied())
                 .unwrap_or(Move::NONE),
-            score: best.map_or(0, |rm| rm.score),
+            score: best.map_or(0, RootMove::known_score),
             depth,
             nodes: self.nodes,
         }
@@ -431,11 +446,7 @@ impl<'a> Searcher<'a> {
         let rm = &self.root_moves[line];
         let elapsed = self.start.elapsed();
         let nps = (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-        let score = if rm.score == -INFINITE {
-            rm.previous_score
-        } else {
-            rm.score
-        };
+        let score = rm.known_score();
         let pv: Vec<String> = rm.pv.iter().map(|&m| self.pv_text(m, &rm.pv)).collect();
         format!(
             "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
