@@ -1,6 +1,13 @@
 //! Every tunable number of the search, in one place, with a name and a reason.
 //!
 //! Depths are in plies, margins in centipawns.
+//!
+//! What each pruning technique is worth, measured by turning it off (100 games each,
+//! 2+0.02, full engine against the engine without it, Elo of the full engine with 95%
+//! error): null move +108 +- 57, LMR +78 +- 58, reverse futility +56 +- 53, late move
+//! pruning +131 +- 60, SEE pruning +31 +- 54, IIR +10 +- 51, futility -21 +- 53. The last
+//! three are not yet shown to help and need longer tests (SPRT). Futility pruning that skips
+//! only the one move instead of all remaining quiets scored -24 +- 55 against this version.
 
 /// Aspiration windows start this far either side of the previous iteration's score, from
 /// this depth on, and widen by half of themselves after each failure.
