@@ -350,16 +350,6 @@ impl TranspositionTable {
         entry.write(key, pack(mv, score, eval, depth, bound, generation));
     }
 
-    /// Hints the processor to start fetching the bucket of `key` (e.g. right after making a
-    /// move, before the child node probes it). Prefetch instructions need `unsafe` in Rust, so
-    /// this is a plain read of the bucket whose result is thrown away: the processor runs on
-    /// while the line arrives. Whether it pays off is for benchmarks to say; it is harmless.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        let bucket = self.bucket(key);
-        std::hint::black_box(bucket.entries[0].check.load(Ordering::Relaxed));
-    }
-
     /// How full the table is, in permille, as UCI's `info hashfull` reports it: the share of
     /// the first 1000 entries that hold a result of the current search. Entries of earlier
     /// searches are free to be overwritten, so they do not count.
