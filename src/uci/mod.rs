@@ -9,9 +9,13 @@
 //! Bad input never stops the loop: it is answered with an `info string error: ...` line and
 //! the engine's state stays as it was. In particular a `position` command with a bad FEN
 //! or an illegal move changes nothing: the previous position is kept.
+//!
+//! With `OwnBook` on and a Polyglot book in `BookFile`, `go` first looks the position up in
+//! the book and, if the book has a move, answers with it at once instead of searching.
 
 pub mod options;
 
+use crate::book::{self, Book};
 use crate::chess::fen::START_FEN;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{parse_uci, to_uci};
@@ -55,6 +59,11 @@ pub struct Uci {
     search_waits_for_stop: bool,
     control: Arc<SearchControl>,
     out: Reporter,
+    /// The opening book, read when `OwnBook` and `BookFile` are both set.
+    book: Option<Book>,
+    /// The en-passant field of the last `position fen`: the book key needs it when no move
+    /// has been played since (the board keeps the square only if a capture is legal).
+    setup_en_passant: Option<Square>,
 }
 
 impl Default for Uci {
@@ -89,6 +98,8 @@ impl Uci {
             search_waits_for_stop: false,
             control: Arc::new(SearchControl::default()),
             out,
+            book: None,
+            setup_en_passant: None,
         }
     }
 
@@ -151,6 +162,7 @@ impl Uci {
                 engine.tt.clear();
                 engine.histories.clear();
                 self.position = Position::startpos();
+                self.setup_en_passant = None;
             }
             "setoption" => self.set_option(args),
             "position" => {
@@ -218,6 +230,39 @@ impl Uci {
             Change::MultiPv(n) => self.options.multi_pv = n,
             Change::Ponder(on) => self.options.ponder = on,
             Change::Chess960(on) => self.options.chess960 = on,
+            Change::OwnBook(on) => {
+                self.options.own_book = on;
+                self.load_book();
+            }
+            Change::BookFile(path) => {
+                self.options.book_file = path;
+                self.load_book();
+            }
+            Change::BookBestMove(on) => self.options.book_best_move = on,
+            Change::BookDepth(plies) => self.options.book_depth = plies,
+        }
+    }
+
+    /// Reads the book once both `OwnBook` and `BookFile` are set (GUIs send them in either
+    /// order), and lets it go when either is unset. Reading the whole file here keeps file
+    /// access out of the game; a file that cannot be used is reported and the engine goes
+    /// on without a book.
+    fn load_book(&mut self) {
+        self.book = None;
+        if !self.options.own_book {
+            return;
+        }
+        let path = &self.options.book_file;
+        if path.is_empty() {
+            self.say("info string OwnBook is on but BookFile is not set: no book yet");
+            return;
+        }
+        match Book::load(path) {
+            Ok(book) => {
+                self.say(&format!("info string book {path}: {} entries", book.len()));
+                self.book = Some(book);
+            }
+            Err(e) => self.error(&format!("{e}; playing without a book")),
         }
     }
 
@@ -230,6 +275,10 @@ impl Uci {
             .unwrap_or(args.len());
         let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
         let chess960 = self.options.chess960;
+        let setup_en_passant = match setup.split_first() {
+            Some((&"fen", fen)) => book::fen_en_passant(&fen.join(" ")),
+            _ => None,
+        };
         let mut position = match setup.split_first() {
             Some((&"startpos", [])) => Position::from_fen(START_FEN, chess960),
             Some((&"fen", fen)) => Position::from_fen(&fen.join(" "), chess960),
@@ -242,6 +291,7 @@ impl Uci {
             position.make(m);
         }
         self.position = position;
+        self.setup_en_passant = setup_en_passant;
         Ok(())
     }
 
@@ -266,6 +316,9 @@ impl Uci {
             return;
         }
         let (limits, searchmoves) = self.parse_go(args);
+        if self.play_from_book(&limits, &searchmoves) {
+            return;
+        }
         let engine = {
             self.finish_search();
             self.engine.take().expect("no search is running")
@@ -324,6 +377,48 @@ impl Uci {
                 });
             }
         }
+    }
+
+    /// Answers `go` with a book move if the book has one for this position; returns whether
+    /// it did. `go infinite`, `go ponder` and `searchmoves` always search: they ask for
+    /// analysis or a guess at the opponent's move, not for the move to play now.
+    fn play_from_book(&mut self, limits: &Limits, searchmoves: &[Move]) -> bool {
+        if limits.infinite || limits.ponder || !searchmoves.is_empty() || !self.within_book_depth()
+        {
+            return false;
+        }
+        let Some(book) = self.book.as_mut() else {
+            return false;
+        };
+        let choice = book
+            .probe(&self.position, self.setup_en_passant)
+            .map(|moves| {
+                let total = moves.iter().map(|(_, e)| u64::from(e.weight)).sum();
+                book.choose(&moves, self.options.book_best_move)
+                    .map(|(m, entry)| (m, entry, total))
+            });
+        match choice {
+            Ok(Some((m, entry, total))) => {
+                self.finish_search();
+                let text = book::describe(&self.position, m, entry, total);
+                self.say(&format!("info string book move {text}"));
+                self.say(&format!("bestmove {}", to_uci(&self.position, m)));
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                self.error(&format!("{e}; book skipped, searching"));
+                false
+            }
+        }
+    }
+
+    /// Whether the game is still within `BookDepth` plies of its start, counted from the
+    /// move number so that a game set up from a FEN counts its earlier moves too.
+    fn within_book_depth(&self) -> bool {
+        let black = u32::from(self.position.side_to_move() == crate::chess::Color::Black);
+        let plies = 2 * u32::from(self.position.fullmove_number()).saturating_sub(1) + black;
+        plies < self.options.book_depth
     }
 
     /// Reads the `go` parameters. A malformed value is reported and ignored; the search

@@ -9,6 +9,14 @@ pub struct Options {
     pub multi_pv: usize,
     pub ponder: bool,
     pub chess960: bool,
+    /// Play moves from the opening book (`book_file`) while it has one.
+    pub own_book: bool,
+    /// Path of a Polyglot `.bin` book; empty for none.
+    pub book_file: String,
+    /// Always the book's highest-weight move, instead of a random one by weight.
+    pub book_best_move: bool,
+    /// The book is used only while fewer plies than this have been played in the game.
+    pub book_depth: u32,
 }
 
 impl Default for Options {
@@ -20,6 +28,10 @@ impl Default for Options {
             multi_pv: 1,
             ponder: false,
             chess960: false,
+            own_book: false,
+            book_file: String::new(),
+            book_best_move: false,
+            book_depth: 40,
         }
     }
 }
@@ -28,6 +40,10 @@ pub const HASH_MAX_MB: usize = 65536;
 pub const THREADS_MAX: usize = 1024;
 pub const MOVE_OVERHEAD_MAX: u64 = 5000;
 pub const MULTI_PV_MAX: usize = 256;
+/// Deeper than any useful book; `polyglot make-book` keeps at most 1024 plies by default.
+pub const BOOK_DEPTH_MAX: u32 = 1024;
+/// How UCI writes an empty string option.
+const EMPTY: &str = "<empty>";
 
 /// The `option` lines of the `uci` answer.
 pub fn declarations() -> Vec<String> {
@@ -52,6 +68,16 @@ pub fn declarations() -> Vec<String> {
         ),
         format!("option name Ponder type check default {}", d.ponder),
         format!("option name UCI_Chess960 type check default {}", d.chess960),
+        format!("option name OwnBook type check default {}", d.own_book),
+        format!("option name BookFile type string default {EMPTY}"),
+        format!(
+            "option name BookBestMove type check default {}",
+            d.book_best_move
+        ),
+        format!(
+            "option name BookDepth type spin default {} min 0 max {BOOK_DEPTH_MAX}",
+            d.book_depth
+        ),
     ]
 }
 
@@ -65,6 +91,10 @@ pub enum Change {
     MultiPv(usize),
     Ponder(bool),
     Chess960(bool),
+    OwnBook(bool),
+    BookFile(String),
+    BookBestMove(bool),
+    BookDepth(u32),
 }
 
 /// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
@@ -104,6 +134,13 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
         "multipv" => Ok(Change::MultiPv(spin(MULTI_PV_MAX as u64, 1)? as usize)),
         "ponder" => Ok(Change::Ponder(check()?)),
         "uci_chess960" => Ok(Change::Chess960(check()?)),
+        "ownbook" => Ok(Change::OwnBook(check()?)),
+        // No value, or the `<empty>` that GUIs send back, means no book file.
+        "bookfile" => Ok(Change::BookFile(
+            value.filter(|&v| v != EMPTY).unwrap_or("").to_string(),
+        )),
+        "bookbestmove" => Ok(Change::BookBestMove(check()?)),
+        "bookdepth" => Ok(Change::BookDepth(spin(BOOK_DEPTH_MAX as u64, 0)? as u32)),
         "" => Err(usage.to_string()),
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
     }
@@ -130,6 +167,25 @@ mod tests {
             Ok(Change::Chess960(true))
         );
         assert_eq!(p("name MultiPV value 256"), Ok(Change::MultiPv(256)));
+        assert_eq!(p("name ownbook value true"), Ok(Change::OwnBook(true)));
+        assert_eq!(p("name BookDepth value 0"), Ok(Change::BookDepth(0)));
+        assert_eq!(
+            p("name BookBestMove value false"),
+            Ok(Change::BookBestMove(false))
+        );
+    }
+
+    #[test]
+    fn book_file_keeps_its_case_and_may_be_empty() {
+        assert_eq!(
+            p("name BookFile value /books/My Book.bin"),
+            Ok(Change::BookFile("/books/My Book.bin".to_string()))
+        );
+        assert_eq!(
+            p("name BookFile value <empty>"),
+            Ok(Change::BookFile(String::new()))
+        );
+        assert_eq!(p("name BookFile"), Ok(Change::BookFile(String::new())));
     }
 
     #[test]
@@ -143,6 +199,8 @@ mod tests {
             "name MultiPV value 257",
             "name Ponder value yes",
             "name Threads value 1025",
+            "name BookDepth value 1025",
+            "name OwnBook value 1",
             "name Nonsense value 1",
             "name",
             "value 3",
