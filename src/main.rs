@@ -34,6 +34,16 @@ enum Command {
         #[arg(default_value_t = tarpon::tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
     },
+    /// List an opening book's moves for a position, with weights and percentages
+    #[command(
+        after_help = "Examples:\n  tarpon book performance.bin\n  tarpon book performance.bin 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n\nThe book is a Polyglot .bin file. Exit status 1 if the book cannot be read or holds an\nillegal move for the position (listed as 'illegal')."
+    )]
+    Book {
+        /// Polyglot book file (.bin)
+        file: String,
+        /// Position as FEN (default: the start position); quoting is optional
+        fen: Vec<String>,
+    },
     /// Print the static evaluation of a position, term by term
     #[command(
         after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'"
@@ -54,6 +64,30 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth }) => {
             tarpon::tools::bench::run(depth, &mut |line| println!("{line}"));
             ExitCode::SUCCESS
+        }
+        Some(Command::Book { file, fen }) => {
+            let fen = if fen.is_empty() {
+                tarpon::chess::fen::START_FEN.to_string()
+            } else {
+                fen.join(" ")
+            };
+            match tarpon::tools::book::list(&file, &fen) {
+                Ok(listing) => {
+                    for line in &listing.lines {
+                        println!("{line}");
+                    }
+                    if listing.all_legal {
+                        ExitCode::SUCCESS
+                    } else {
+                        eprintln!("error: the book holds a move that is illegal here");
+                        ExitCode::FAILURE
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Command::Eval { fen }) => {
             let fen = if fen.is_empty() {
