@@ -389,6 +389,10 @@ fn handshake_declares_identity_and_every_option() {
             "option name MultiPV type spin default 1 min 1 max 256",
             "option name Ponder type check default false",
             "option name UCI_Chess960 type check default false",
+            "option name OwnBook type check default false",
+            "option name BookFile type string default <empty>",
+            "option name BookBestMove type check default false",
+            "option name BookDepth type spin default 40 min 0 max 1024",
         ]
     );
     assert_eq!(e.sync(), Vec::<String>::new());
@@ -408,6 +412,7 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
         ("Threads", 1, 1024),
         ("Move Overhead", 0, 5000),
         ("MultiPV", 1, 256),
+        ("BookDepth", 0, 1024),
     ] {
         e.expect_accepted(&format!("setoption name {name} value {min}"));
         e.expect_accepted(&format!("setoption name {name} value {max}"));
@@ -419,10 +424,15 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
     e.expect_error("setoption name MultiPV value 257");
     e.expect_error("setoption name Move Overhead value 5001");
     e.expect_error("setoption name Hash value 65537");
-    for check in ["Ponder", "UCI_Chess960"] {
+    e.expect_error("setoption name BookDepth value 1025");
+    for check in ["Ponder", "UCI_Chess960", "BookBestMove"] {
         e.expect_silence(&format!("setoption name {check} value true"));
         e.expect_silence(&format!("setoption name {check} value false"));
     }
+    // Without OwnBook a book file is only remembered, not read.
+    e.expect_silence("setoption name OwnBook value false");
+    e.expect_silence("setoption name BookFile value /no/such/book.bin");
+    e.expect_silence("setoption name BookFile value <empty>");
     e.expect_silence("setoption name Clear Hash");
     e.expect_silence("setoption name Hash value 16");
     e.expect_silence("setoption name MultiPV value 1");
