@@ -70,11 +70,10 @@ pub const HISTORY_BONUS_MAX: i32 = 1500;
 /// the captured piece were free, with this safety margin.
 pub const DELTA_MARGIN: i32 = 200;
 
-/// Time management: the share of the remaining time planned for one move when the GUI does
-/// not say how many moves remain, the hard limit as a multiple of the soft one, and the
-/// most of the remaining time one move may ever use.
+/// Time management: how many moves the clock must last when the GUI does not say, the
+/// hard limit as a multiple of the soft one, and the most of the remaining time one move
+/// may ever use.
 pub const DEFAULT_MOVES_TO_GO: u64 = 30;
-pub const INCREMENT_SHARE_PERCENT: u64 = 75;
 pub const HARD_LIMIT_FACTOR: u64 = 4;
 pub const MAX_TIME_SHARE_PERCENT: u64 = 50;
 /// Soft-limit scaling by how many iterations the best move has stayed the same (0, 1, 2,

@@ -41,6 +41,36 @@ pub struct TimeManager {
     fixed: bool,
 }
 
+/// Soft and hard limits in milliseconds for a move played on a clock with `time` left and
+/// `increment` per move, `moves_to_go` moves before the next time control (if the GUI says).
+///
+/// The time planned for this move is an equal share of a "bank": the clock plus the
+/// increments still to come, less `overhead` for every one of those moves. Reserving the
+/// overhead per move, not once, is what keeps a short clock from draining: when the clock
+/// is nearly empty the bank is too, and each move uses less than its increment, so the time
+/// the GUI loses around every move is paid for out of the increment.
+fn clock_limits(time: u64, increment: u64, moves_to_go: Option<u64>, overhead: u64) -> (u64, u64) {
+    let moves_to_go = moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 100);
+    let bank = time
+        .saturating_add(increment.saturating_mul(moves_to_go - 1))
+        .saturating_sub(overhead.saturating_mul(moves_to_go + 1));
+    let available = time.saturating_sub(overhead).max(1);
+    let cap = if moves_to_go == 1 {
+        // The last move before the time control may use nearly all of the time.
+        available - available / 10
+    } else {
+        percent(available, MAX_TIME_SHARE_PERCENT)
+    };
+    let soft = (bank / moves_to_go).min(cap).max(1);
+    let hard = soft.saturating_mul(HARD_LIMIT_FACTOR).min(cap).max(1);
+    (soft, hard)
+}
+
+/// `p` percent of `x`, without overflow for any clock a GUI may send.
+fn percent(x: u64, p: u64) -> u64 {
+    (u128::from(x) * u128::from(p) / 100) as u64
+}
+
 impl TimeManager {
     /// Limits for a search starting now. `overhead` is the time lost per move outside the
     /// engine (GUI, network), kept in reserve.
@@ -49,22 +79,7 @@ impl TimeManager {
             let t = move_time.saturating_sub(overhead).max(1);
             (t, t)
         } else if let Some(time) = limits.time {
-            let available = time.saturating_sub(overhead).max(1);
-            let moves_to_go = limits
-                .moves_to_go
-                .unwrap_or(DEFAULT_MOVES_TO_GO)
-                .clamp(1, 100);
-            let cap = if moves_to_go == 1 {
-                // The last move before the time control may use nearly all of the time.
-                available * 9 / 10
-            } else {
-                available * MAX_TIME_SHARE_PERCENT / 100
-            };
-            let planned =
-                available / moves_to_go + limits.increment * INCREMENT_SHARE_PERCENT / 100;
-            let soft = planned.min(cap).max(1);
-            let hard = (soft * HARD_LIMIT_FACTOR).min(cap).max(1);
-            (soft, hard)
+            clock_limits(time, limits.increment, limits.moves_to_go, overhead)
         } else {
             return TimeManager {
                 start: Instant::now(),
@@ -141,6 +156,35 @@ mod tests {
                     assert!(tm.soft.unwrap() <= tm.hard.unwrap());
                 }
             }
+        }
+    }
+
+    /// Plays a long game on a short clock: every move loses `lost` milliseconds outside the
+    /// engine (less than the `overhead` it was told to reserve) and the engine uses its soft
+    /// limit stretched to the most an unstable best move may take. The clock must not drain.
+    #[test]
+    fn short_clock_with_increment_never_drains() {
+        let stretch = STABILITY_SCALE_PERCENT[0] * SCORE_DROP_SCALE_PERCENT / 100;
+        for (base, inc, overhead, lost) in [(1000, 10, 10, 6), (1000, 10, 5, 2), (100, 20, 10, 8)] {
+            let mut clock: u64 = base;
+            for mv in 0..500 {
+                let tm = TimeManager::new(&limits(clock, inc, None), overhead);
+                let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
+                let used = (soft * stretch as u32 / 100).min(hard).as_millis() as u64 + lost;
+                assert!(
+                    used < clock,
+                    "{base}+{inc}, overhead {overhead}, lost {lost}: flag fell at move {mv}"
+                );
+                clock = clock - used + inc;
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_clocks_do_not_overflow() {
+        for time in [u64::MAX, u64::MAX / 2] {
+            let tm = TimeManager::new(&limits(time, u64::MAX, Some(100)), u64::MAX / 3);
+            assert!(tm.soft.unwrap() <= tm.hard.unwrap());
         }
     }
 
