@@ -3,8 +3,10 @@
 //! - [`chess`]: the rules: board, attacks, legal move generation, notation, perft.
 //! - [`uci`]: the Universal Chess Interface loop that GUIs talk to.
 //! - [`tools`]: the developer subcommands (`perft`, ...).
+//! - [`tablebase`]: Syzygy endgame tablebases (loading, probing, root move ranking).
 pub mod chess;
 pub mod eval;
 pub mod search;
+pub mod tablebase;
 pub mod tools;
 pub mod uci;
