@@ -282,6 +282,7 @@ impl Uci {
             multi_pv: self.options.multi_pv,
             move_overhead: self.options.move_overhead,
             report: Some(out.clone()),
+            tablebases: None,
         };
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
