@@ -21,6 +21,7 @@ use crate::search::history::Histories;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Reporter, SearchControl, SearchOptions, think};
+use crate::tablebase::{self, Tablebases};
 use crate::tools::{bench, perft::divide_lines};
 use options::{Change, Options};
 use std::io::{self, BufRead};
@@ -55,6 +56,8 @@ pub struct Uci {
     search_waits_for_stop: bool,
     control: Arc<SearchControl>,
     out: Reporter,
+    /// The Syzygy tables of `SyzygyPath`, if any loaded.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Uci {
@@ -89,6 +92,7 @@ impl Uci {
             search_waits_for_stop: false,
             control: Arc::new(SearchControl::default()),
             out,
+            tablebases: None,
         }
     }
 
@@ -218,7 +222,34 @@ impl Uci {
             Change::MultiPv(n) => self.options.multi_pv = n,
             Change::Ponder(on) => self.options.ponder = on,
             Change::Chess960(on) => self.options.chess960 = on,
+            Change::SyzygyPath(paths) => self.load_tablebases(paths),
+            Change::SyzygyProbeDepth(depth) => self.options.syzygy_probe_depth = depth,
+            Change::SyzygyProbeLimit(pieces) => self.options.syzygy_probe_limit = pieces,
+            Change::Syzygy50MoveRule(on) => self.options.syzygy_50_move_rule = on,
         }
+    }
+
+    /// `SyzygyPath`: replaces the tables by those found in `paths`. Every problem (a
+    /// missing directory, a bad file) is reported and leaves the rest usable.
+    fn load_tablebases(&mut self, paths: String) {
+        // The running search holds the old tables; let it finish with them first.
+        self.finish_search();
+        let (tables, notes) = tablebase::load(&paths);
+        for note in notes {
+            self.say(&format!("info string {note}"));
+        }
+        self.tablebases = tables.map(Arc::new);
+        self.options.syzygy_path = paths;
+    }
+
+    /// How the next search uses the tables, from the options.
+    fn tablebase_settings(&self) -> Option<tablebase::Settings> {
+        self.tablebases.as_ref().map(|tables| tablebase::Settings {
+            tables: tables.clone(),
+            probe_depth: self.options.syzygy_probe_depth,
+            probe_limit: self.options.syzygy_probe_limit,
+            rule50: self.options.syzygy_50_move_rule,
+        })
     }
 
     /// `position startpos|fen <fen> [moves <m1> ...]`. The new position replaces the old
@@ -282,7 +313,7 @@ impl Uci {
             multi_pv: self.options.multi_pv,
             move_overhead: self.options.move_overhead,
             report: Some(out.clone()),
-            tablebases: None,
+            tablebases: self.tablebase_settings(),
         };
         let spawned = std::thread::Builder::new()
             .name("search".to_string())

@@ -9,6 +9,12 @@ pub struct Options {
     pub multi_pv: usize,
     pub ponder: bool,
     pub chess960: bool,
+    /// Directories of Syzygy tables, separated by `tablebase::path_separator()`; empty
+    /// for none.
+    pub syzygy_path: String,
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: usize,
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for Options {
@@ -20,6 +26,10 @@ impl Default for Options {
             multi_pv: 1,
             ponder: false,
             chess960: false,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: crate::tablebase::MAX_PIECES,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -28,6 +38,9 @@ pub const HASH_MAX_MB: usize = 65536;
 pub const THREADS_MAX: usize = 1024;
 pub const MOVE_OVERHEAD_MAX: u64 = 5000;
 pub const MULTI_PV_MAX: usize = 256;
+pub const SYZYGY_PROBE_DEPTH_MAX: u64 = 100;
+/// What the GUI shows for an empty string option (a GUI may also send it back).
+pub const EMPTY_STRING: &str = "<empty>";
 
 /// The `option` lines of the `uci` answer.
 pub fn declarations() -> Vec<String> {
@@ -52,6 +65,20 @@ pub fn declarations() -> Vec<String> {
         ),
         format!("option name Ponder type check default {}", d.ponder),
         format!("option name UCI_Chess960 type check default {}", d.chess960),
+        format!("option name SyzygyPath type string default {EMPTY_STRING}"),
+        format!(
+            "option name SyzygyProbeDepth type spin default {} min 1 max {SYZYGY_PROBE_DEPTH_MAX}",
+            d.syzygy_probe_depth
+        ),
+        format!(
+            "option name Syzygy50MoveRule type check default {}",
+            d.syzygy_50_move_rule
+        ),
+        format!(
+            "option name SyzygyProbeLimit type spin default {} min 0 max {}",
+            d.syzygy_probe_limit,
+            crate::tablebase::MAX_PIECES
+        ),
     ]
 }
 
@@ -65,6 +92,11 @@ pub enum Change {
     MultiPv(usize),
     Ponder(bool),
     Chess960(bool),
+    /// The directories as given (`<empty>` already turned into an empty string).
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    SyzygyProbeLimit(usize),
+    Syzygy50MoveRule(bool),
 }
 
 /// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
@@ -104,6 +136,20 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
         "multipv" => Ok(Change::MultiPv(spin(MULTI_PV_MAX as u64, 1)? as usize)),
         "ponder" => Ok(Change::Ponder(check()?)),
         "uci_chess960" => Ok(Change::Chess960(check()?)),
+        "syzygypath" => Ok(Change::SyzygyPath(
+            value
+                .filter(|v| *v != EMPTY_STRING)
+                .unwrap_or("")
+                .to_string(),
+        )),
+        "syzygyprobedepth" => Ok(Change::SyzygyProbeDepth(
+            spin(SYZYGY_PROBE_DEPTH_MAX, 1)? as i32
+        )),
+        "syzygyprobelimit" => Ok(Change::SyzygyProbeLimit(spin(
+            crate::tablebase::MAX_PIECES as u64,
+            0,
+        )? as usize)),
+        "syzygy50moverule" => Ok(Change::Syzygy50MoveRule(check()?)),
         "" => Err(usage.to_string()),
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
     }
@@ -130,6 +176,27 @@ mod tests {
             Ok(Change::Chess960(true))
         );
         assert_eq!(p("name MultiPV value 256"), Ok(Change::MultiPv(256)));
+        assert_eq!(
+            p("name SyzygyPath value /tb/345:/tb/6"),
+            Ok(Change::SyzygyPath("/tb/345:/tb/6".to_string()))
+        );
+        assert_eq!(
+            p("name syzygypath value <empty>"),
+            Ok(Change::SyzygyPath(String::new()))
+        );
+        assert_eq!(p("name SyzygyPath"), Ok(Change::SyzygyPath(String::new())));
+        assert_eq!(
+            p("name SyzygyProbeDepth value 10"),
+            Ok(Change::SyzygyProbeDepth(10))
+        );
+        assert_eq!(
+            p("name SyzygyProbeLimit value 0"),
+            Ok(Change::SyzygyProbeLimit(0))
+        );
+        assert_eq!(
+            p("name Syzygy50MoveRule value false"),
+            Ok(Change::Syzygy50MoveRule(false))
+        );
     }
 
     #[test]
@@ -143,6 +210,9 @@ mod tests {
             "name MultiPV value 257",
             "name Ponder value yes",
             "name Threads value 1025",
+            "name SyzygyProbeDepth value 0",
+            "name SyzygyProbeLimit value 8",
+            "name Syzygy50MoveRule value maybe",
             "name Nonsense value 1",
             "name",
             "value 3",
