@@ -291,6 +291,43 @@ fn the_search_probes_the_tables_below_a_root_outside_them() {
     );
 }
 
+#[test]
+fn a_tablebase_win_in_a_pv_node_is_not_mistaken_for_stalemate() {
+    let Some(tables) = tables("a_tablebase_win_in_a_pv_node_is_not_mistaken_for_stalemate") else {
+        return;
+    };
+    // Rxb4 leaves KQ v KR with Black to move and winning, no capture and no check for
+    // Black: a PV node whose tablebase win raises alpha so high that every quiet move is
+    // pruned. It must still score the win, not "no move searched, so stalemate".
+    let pos = position("7k/8/8/7q/1n6/8/8/KR6 w - - 0 1");
+    let capture = tarpon::chess::notation::parse_uci(&pos, "b1b4").expect("legal");
+    let mut child = pos.clone();
+    child.make(capture);
+    assert_eq!(tables.probe_wdl(&child), Ok(Wdl::Win));
+    let mut four_pieces = settings(&tables);
+    four_pieces.probe_limit = 4; // the root (five pieces) is searched, not ranked
+    for d in 2..=4 {
+        let options = SearchOptions {
+            tablebases: Some(four_pieces.clone()),
+            ..SearchOptions::default()
+        };
+        let tt = TranspositionTable::new(16);
+        let result = think(
+            &pos,
+            depth(d),
+            &[capture],
+            options,
+            &tt,
+            &mut Histories::new(),
+            &SearchControl::default(),
+        );
+        assert!(
+            result.score <= -score::TB_WIN_BOUND,
+            "depth {d}: {result:?}"
+        );
+    }
+}
+
 /// Plays `fen` out, Tarpon with the tables on both sides at `nodes` per move, for at most
 /// `plies`; returns the outcome (`None` when the game went on) and the moves.
 fn play_out(

@@ -199,8 +199,10 @@ impl Searcher<'_> {
                 self.histories.quiet_score(us, m, moved, &previous)
             };
 
-            // Pruning, once a move has shown we are not simply lost here.
-            if best_score > -TB_WIN_BOUND {
+            // Pruning, once a move has shown we are not simply lost here. (A tablebase
+            // floor raises `best_score` before any move: one move must still be searched,
+            // or "no move searched" would read as stalemate.)
+            if moves_searched > 0 && best_score > -TB_WIN_BOUND {
                 if !noisy {
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
