@@ -67,7 +67,7 @@ pub fn load(paths: &str) -> (Option<Tablebases>, Vec<String>) {
         notes.push("Syzygy: no usable tables; tablebases off".to_string());
         return (None, notes);
     };
-    let dtz = tables.tables_dtz_count;
+    let dtz = tables.files.iter().filter(|f| !f.wdl).count();
     let tables = tables.into_tablebases();
     notes.push(format!(
         "Syzygy: {} WDL and {dtz} DTZ tables, up to {} pieces",
@@ -149,7 +149,6 @@ fn check_file(path: &Path, wdl: bool) -> Result<(), String> {
 struct Assembled {
     tables: Tablebase<Chess>,
     files: Vec<TableFile>,
-    tables_dtz_count: usize,
 }
 
 impl Assembled {
@@ -188,14 +187,7 @@ fn build(mut files: Vec<TableFile>, notes: &mut Vec<String>) -> Option<Assembled
             return None;
         }
         match open_all(&tables, &files) {
-            Ok(()) => {
-                let tables_dtz_count = files.iter().filter(|f| !f.wdl).count();
-                return Some(Assembled {
-                    tables,
-                    files,
-                    tables_dtz_count,
-                });
-            }
+            Ok(()) => return Some(Assembled { tables, files }),
             Err((bad, problem)) => {
                 notes.push(format!(
                     "Syzygy: {}: {problem}; left out",
