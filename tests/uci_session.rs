@@ -17,6 +17,8 @@ use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::notation::parse_uci;
 use tarpon::chess::{Move, Position};
 
+mod common;
+
 const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
 
 /// How long any answer that needs no thinking may take before the test gives up. Long,
@@ -306,6 +308,7 @@ struct Info {
     nodes: u64,
     nps: u64,
     hashfull: u32,
+    tbhits: u64,
     time: u64,
     pv: Vec<String>,
 }
@@ -360,6 +363,7 @@ fn parse_info(line: &str) -> Option<Info> {
         nodes: field("nodes"),
         nps: field("nps"),
         hashfull: field("hashfull") as u32,
+        tbhits: field("tbhits"),
         time: field("time"),
         pv,
     })
@@ -393,6 +397,10 @@ fn handshake_declares_identity_and_every_option() {
             "option name BookFile type string default <empty>",
             "option name BookBestMove type check default false",
             "option name BookDepth type spin default 40 min 0 max 1024",
+            "option name SyzygyPath type string default <empty>",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name Syzygy50MoveRule type check default true",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         ]
     );
     assert_eq!(e.sync(), Vec::<String>::new());
@@ -413,6 +421,8 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
         ("Move Overhead", 0, 5000),
         ("MultiPV", 1, 256),
         ("BookDepth", 0, 1024),
+        ("SyzygyProbeDepth", 1, 100),
+        ("SyzygyProbeLimit", 0, 7),
     ] {
         e.expect_accepted(&format!("setoption name {name} value {min}"));
         e.expect_accepted(&format!("setoption name {name} value {max}"));
@@ -425,7 +435,9 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
     e.expect_error("setoption name Move Overhead value 5001");
     e.expect_error("setoption name Hash value 65537");
     e.expect_error("setoption name BookDepth value 1025");
-    for check in ["Ponder", "UCI_Chess960", "BookBestMove"] {
+    e.expect_error("setoption name SyzygyProbeDepth value 101");
+    e.expect_error("setoption name SyzygyProbeLimit value 8");
+    for check in ["Ponder", "UCI_Chess960", "BookBestMove", "Syzygy50MoveRule"] {
         e.expect_silence(&format!("setoption name {check} value true"));
         e.expect_silence(&format!("setoption name {check} value false"));
     }
@@ -1097,4 +1109,79 @@ fn eval_and_bench_end_with_their_summary_lines() {
     assert_eq!(e.sync(), Vec::<String>::new());
     e.expect_error("bench 0");
     e.expect_error("bench deep");
+}
+
+// --- Syzygy tablebases ---------------------------------------------------------------------
+
+/// The `info` lines (with a score) among `lines`.
+fn infos(lines: &[String]) -> Vec<Info> {
+    lines.iter().filter_map(|l| parse_info(l)).collect()
+}
+
+#[test]
+fn syzygy_path_brings_tablebase_scores_and_tbhits() {
+    let Some(dir) = common::syzygy_dir("syzygy_path_brings_tablebase_scores_and_tbhits") else {
+        return;
+    };
+    let mut e = Engine::start();
+    let out = e.expect_accepted(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string Syzygy: 50 WDL")),
+        "{out:?}"
+    );
+    // KR v K: the root is in the tables; the score is the tables' win, shown in centipawns.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 8");
+    let (lines, _) = e.search_output(ANSWER);
+    let last = infos(&lines).pop().expect("an info line");
+    assert!(last.tbhits > 0 && last.score == 20_000, "{last:?}");
+    check_bestmove(&position(fen, false), lines.last().unwrap());
+    // Six pieces: the root is outside the tables, the search probes them below it.
+    e.send("position fen 8/8/4k3/8/2p5/3r4/1P2Q3/1K4B1 b - - 0 1");
+    e.send("go depth 9");
+    let (lines, _) = e.search_output(ANSWER);
+    assert!(infos(&lines).iter().any(|i| i.tbhits > 0), "{lines:?}");
+    // Turned off again: no probes.
+    e.expect_accepted("setoption name SyzygyPath value <empty>");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 6");
+    let (lines, _) = e.search_output(ANSWER);
+    assert!(
+        infos(&lines)
+            .iter()
+            .all(|i| i.tbhits == 0 && i.score < 20_000),
+        "{lines:?}"
+    );
+    let (ok, _) = e.quit(Duration::from_secs(5));
+    assert!(ok);
+}
+
+#[test]
+fn bad_syzygy_paths_are_reported_and_the_engine_keeps_working() {
+    let mut e = Engine::start();
+    let empty = std::env::temp_dir().join(format!("tarpon-uci-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("create a temporary directory");
+    for (paths, complaint) in [
+        ("/no/such/tarpon/dir".to_string(), "/no/such/tarpon/dir"),
+        (empty.display().to_string(), "no table files"),
+    ] {
+        // Reported (the OS's own words may say "error"), not refused.
+        e.send(&format!("setoption name SyzygyPath value {paths}"));
+        let out = e.sync();
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string") && l.contains(complaint)),
+            "{out:?}"
+        );
+        let (best, _) = e.go("go depth 4", ANSWER);
+        check_bestmove(&Position::startpos(), &best);
+    }
+    std::fs::remove_dir_all(&empty).ok();
+    let (ok, _) = e.quit(Duration::from_secs(5));
+    assert!(ok);
 }

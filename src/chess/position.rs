@@ -142,6 +142,21 @@ impl Position {
         false
     }
 
+    /// Whether any position since the last capture or pawn move occurred more than once
+    /// (the current one included). Tablebase play at the root takes it as a sign of going
+    /// round in circles and then insists on the fastest progress.
+    pub fn has_repetition_since_zeroing(&self) -> bool {
+        let window = (self.board.halfmove_clock() as usize).min(self.history.len());
+        let keys: Vec<u64> = self.history[self.history.len() - window..]
+            .iter()
+            .map(|(board, _)| board.key())
+            .chain(std::iter::once(self.board.key()))
+            .collect();
+        keys.iter()
+            .enumerate()
+            .any(|(i, key)| keys[..i].contains(key))
+    }
+
     /// Whether the position has occurred at least twice before (threefold repetition).
     pub fn is_threefold_repetition(&self) -> bool {
         self.repetitions() >= 2

@@ -7,12 +7,16 @@
 //! move and SEE pruning), late moves are searched shallower (LMR), and checks deeper.
 //! `quiescence` extends the leaves with captures until the position is quiet, so that the
 //! static evaluation is never taken in the middle of an exchange.
+//! With tablebases loaded, `alphabeta` also takes exact results from them for positions
+//! with few pieces (`probe_tablebase`).
 
 use super::Searcher;
 use super::history::{self, PieceTo};
 use super::movepick::{MovePicker, is_noisy};
 use super::params::*;
-use super::score::{self, DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+use super::score::{
+    self, DRAW, INFINITE, MAX_PLY, TB_WIN_BOUND, mate_in, mated_in, tb_loss_in, tb_win_in,
+};
 use super::see::see_ge;
 use super::tt::Bound;
 use crate::chess::movegen::gives_check;
@@ -76,6 +80,29 @@ impl Searcher<'_> {
             return s;
         }
 
+        // Tablebases: a win (loss) is a lower (upper) bound, since a faster win (slower
+        // loss) may exist; a bound that settles the window, or a draw, ends the node. In
+        // a PV node an unsettled bound still limits what the moves can score.
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
+        if let Some((score, bound)) = self.probe_tablebase(depth, ply) {
+            let settles = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if settles {
+                self.store_tablebase_result(key, score, bound, depth, ply);
+                return score;
+            }
+            if pv_node && bound == Bound::Lower {
+                tb_floor = score;
+                alpha = alpha.max(score);
+            } else if pv_node {
+                tb_ceiling = score;
+            }
+        }
+
         let in_check = self.pos.in_check();
         let static_eval = if in_check {
             -INFINITE
@@ -91,7 +118,7 @@ impl Searcher<'_> {
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
-                && static_eval.abs() < MATE_BOUND
+                && static_eval.abs() < TB_WIN_BOUND
                 && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta
             {
                 return static_eval;
@@ -99,7 +126,7 @@ impl Searcher<'_> {
             // Null-move pruning.
             if depth >= NMP_MIN_DEPTH
                 && static_eval >= beta
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_WIN_BOUND
                 && ply >= self.nmp_min_ply
                 && self.stack[ply - 1].moved.is_some()
                 && self.pos.has_non_pawn_material(self.pos.side_to_move())
@@ -117,7 +144,8 @@ impl Searcher<'_> {
                     return 0;
                 }
                 if score >= beta {
-                    let score = if score >= MATE_BOUND { beta } else { score };
+                    // Not a proven mate or tablebase win: the null move is not legal chess.
+                    let score = if score >= TB_WIN_BOUND { beta } else { score };
                     if depth < NMP_VERIFY_DEPTH {
                         return score;
                     }
@@ -152,7 +180,7 @@ impl Searcher<'_> {
         let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, countermove, previous);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
-        let mut best_score = -INFINITE;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         let mut quiets_tried = MoveList::new();
@@ -171,8 +199,10 @@ impl Searcher<'_> {
                 self.histories.quiet_score(us, m, moved, &previous)
             };
 
-            // Pruning, once a move has shown we are not simply lost here.
-            if best_score > -MATE_BOUND {
+            // Pruning, once a move has shown we are not simply lost here. (A tablebase
+            // floor raises `best_score` before any move: one move must still be searched,
+            // or "no move searched" would read as stalemate.)
+            if moves_searched > 0 && best_score > -TB_WIN_BOUND {
                 if !noisy {
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
@@ -262,6 +292,7 @@ impl Searcher<'_> {
         if best_score >= beta && !is_noisy(&self.pos, best_move) {
             self.reward_quiet_cutoff(ply, depth, best_move, &quiets_tried, &previous);
         }
+        best_score = best_score.min(tb_ceiling);
 
         let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store(
@@ -273,6 +304,57 @@ impl Searcher<'_> {
             bound,
         );
         best_score
+    }
+
+    /// The tablebase result of the position at `ply` (reached with `depth` plies to go) as a
+    /// score and what it bounds, when the position qualifies: no castling rights, at most
+    /// `cardinality` pieces (and at least `probe_depth` to go when it is exactly that many,
+    /// since the largest tables cost the most to read), and right after a capture or pawn
+    /// move, where the tables' value is exact (later, the fifty-move count may have eaten
+    /// into the win).
+    fn probe_tablebase(&mut self, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        let pieces = self.pos.occupied().count() as usize;
+        if pieces > self.tb.cardinality
+            || (pieces == self.tb.cardinality && depth < self.tb.probe_depth)
+            || self.pos.halfmove_clock() != 0
+            || self.pos.castling_rights() != 0
+        {
+            return None;
+        }
+        let wdl = match self.tb.tables.as_ref()?.probe_wdl(&self.pos) {
+            Ok(wdl) => wdl.value(),
+            Err(miss) => {
+                self.report_miss(miss);
+                return None;
+            }
+        };
+        self.tb.hits += 1;
+        // Under the fifty-move rule, cursed wins and blessed losses are draws (scored a
+        // hair off zero so the search still prefers the better side of them).
+        let draw = self.tb.rule50 as i32;
+        Some(if wdl < -draw {
+            (tb_loss_in(ply), Bound::Upper)
+        } else if wdl > draw {
+            (tb_win_in(ply), Bound::Lower)
+        } else {
+            (DRAW + 2 * wdl * draw, Bound::Exact)
+        })
+    }
+
+    fn store_tablebase_result(&self, key: u64, score: i32, bound: Bound, depth: i32, ply: usize) {
+        let static_eval = if self.pos.in_check() {
+            -INFINITE
+        } else {
+            evaluate(&self.pos)
+        };
+        self.tt.store(
+            key,
+            Move::NONE,
+            score::to_tt(score, ply),
+            static_eval,
+            (depth + TB_STORE_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
+            bound,
+        );
     }
 
     /// A quiet move caused a beta cutoff: make it a killer and the countermove of the

@@ -6,6 +6,11 @@
 //! score; below the root, `alphabeta.rs` has the principal variation search and the
 //! quiescence search. After every iteration the engine reports an `info` line, and at the
 //! end the best move.
+//!
+//! With Syzygy tablebases (`SearchOptions::tablebases`), a root position in the tables
+//! has its moves ranked by the tables first, and only the best-ranked ones are searched
+//! (`setup_tablebases`); below the root, positions right after a capture or pawn move
+//! take their win/draw/loss from the tables (`alphabeta.rs`).
 
 mod alphabeta;
 pub mod history;
@@ -19,9 +24,10 @@ pub mod tt;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::to_uci;
 use crate::chess::{Move, Position};
+use crate::tablebase::{self, Miss, RootMetric, Tablebases};
 use history::{Histories, PieceTo};
 use params::*;
-use score::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -48,6 +54,8 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// Receives the `info` lines; `None` keeps the search quiet (`bench`).
     pub report: Option<Reporter>,
+    /// Syzygy tablebases and how to use them; `None` without `SyzygyPath`.
+    pub tablebases: Option<tablebase::Settings>,
 }
 
 impl Default for SearchOptions {
@@ -56,6 +64,7 @@ impl Default for SearchOptions {
             multi_pv: 1,
             move_overhead: 10,
             report: None,
+            tablebases: None,
         }
     }
 }
@@ -70,6 +79,8 @@ pub struct SearchResult {
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
+    /// Tablebase probes that found an answer (root moves ranked included).
+    pub tb_hits: u64,
 }
 
 /// A move at the root with what the search knows about it.
@@ -82,6 +93,9 @@ struct RootMove {
     previous_score: i32,
     pv: Vec<Move>,
     seldepth: usize,
+    /// The tables' verdict when the root is in them (see `tablebase::RootRank`).
+    tb_rank: i32,
+    tb_score: i32,
 }
 
 impl RootMove {
@@ -110,6 +124,21 @@ const EMPTY_FRAME: Frame = Frame {
     moved: None,
 };
 
+/// How this search uses the tablebases.
+#[derive(Default)]
+struct TbUse {
+    tables: Option<Arc<Tablebases>>,
+    /// Positions with at most this many pieces are probed below the root; 0 for none.
+    cardinality: usize,
+    /// Positions with exactly `cardinality` pieces are probed only at this depth or more.
+    probe_depth: i32,
+    /// `Syzygy50MoveRule`: cursed wins and blessed losses score as draws.
+    rule50: bool,
+    /// The root is in the tables: its moves were ranked and the best kept.
+    root_in_tb: bool,
+    hits: u64,
+}
+
 pub struct Searcher<'a> {
     pos: Position,
     tt: &'a TranspositionTable,
@@ -134,6 +163,7 @@ pub struct Searcher<'a> {
     /// Null-move pruning is disabled below this ply while a null-move cut is verified.
     nmp_min_ply: usize,
     lmr: Vec<[i32; 64]>,
+    tb: TbUse,
 }
 
 /// Searches `pos` within `limits` and returns the best move. Reports `info` lines on
@@ -170,10 +200,12 @@ impl<'a> Searcher<'a> {
                 previous_score: -INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                tb_rank: 0,
+                tb_score: 0,
             })
             .collect();
         let time = TimeManager::new(&limits, options.move_overhead);
-        Searcher {
+        let mut searcher = Searcher {
             pos: pos.clone(),
             tt,
             histories,
@@ -194,6 +226,76 @@ impl<'a> Searcher<'a> {
             stopped: false,
             nmp_min_ply: 0,
             lmr: lmr_table(),
+            tb: TbUse::default(),
+        };
+        searcher.setup_tablebases();
+        searcher
+    }
+
+    /// Prepares the tablebase probes. A root in the tables gets its moves ranked by them;
+    /// only the moves of the best rank are kept, so whatever the search then prefers keeps
+    /// the win (or the draw) within the fifty-move rule. With DTZ that ranking is all
+    /// the tables can add: probes below the root would only give every line the same
+    /// score and hide the search's progress (mates, captures), so they are turned off,
+    /// as they are when the best the tables promise is a draw or a loss.
+    fn setup_tablebases(&mut self) {
+        let Some(settings) = self.options.tablebases.clone() else {
+            return;
+        };
+        let max_pieces = settings.tables.max_pieces();
+        self.tb = TbUse {
+            tables: Some(settings.tables.clone()),
+            cardinality: settings.probe_limit.min(max_pieces),
+            // A limit above the largest tables loaded leaves no tier too costly to probe.
+            probe_depth: if settings.probe_limit > max_pieces {
+                0
+            } else {
+                settings.probe_depth
+            },
+            rule50: settings.rule50,
+            ..TbUse::default()
+        };
+        if self.pos.occupied().count() as usize > self.tb.cardinality {
+            return;
+        }
+        let moves: Vec<Move> = self.root_moves.iter().map(|rm| rm.mv).collect();
+        let mut broken = Vec::new();
+        let ranked = tablebase::rank_root_moves(
+            &settings.tables,
+            &mut self.pos,
+            &moves,
+            settings.rule50,
+            &mut broken,
+        );
+        for text in broken {
+            self.report(&format!("info string Syzygy: {text}"));
+        }
+        if let Some((ranks, metric)) = ranked {
+            self.keep_best_ranked(&ranks);
+            self.tb.hits += ranks.len() as u64;
+            if metric == RootMetric::Dtz || self.root_moves[0].tb_score <= DRAW {
+                self.tb.cardinality = 0;
+            }
+        }
+    }
+
+    /// Ranks the root moves (`ranks` in root-move order) and keeps the best-ranked.
+    fn keep_best_ranked(&mut self, ranks: &[tablebase::RootRank]) {
+        for (rm, rank) in self.root_moves.iter_mut().zip(ranks) {
+            rm.tb_rank = rank.rank;
+            rm.tb_score = rank.score;
+        }
+        self.root_moves
+            .sort_by_key(|rm| std::cmp::Reverse(rm.tb_rank));
+        let best = self.root_moves[0].tb_rank;
+        self.root_moves.retain(|rm| rm.tb_rank == best);
+        self.tb.root_in_tb = true;
+    }
+
+    /// A tablebase probe failed on a broken table: say so (once per table).
+    fn report_miss(&self, miss: Miss) {
+        if let Miss::Broken(text) = miss {
+            self.report(&format!("info string Syzygy: {text}"));
         }
     }
 
@@ -269,15 +371,15 @@ impl<'a> Searcher<'a> {
     fn aspiration(&mut self, depth: i32) {
         let previous = self.root_moves[self.pv_index].previous_score;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
-        {
-            (
-                (previous - delta).max(-INFINITE),
-                (previous + delta).min(INFINITE),
-            )
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < TB_WIN_BOUND {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
         loop {
             let score = self.root_search(alpha, beta, depth);
             self.sort_root_moves();
@@ -428,9 +530,22 @@ impl<'a> Searcher<'a> {
             ponder: best
                 .and_then(|rm| rm.pv.get(1).copied())
                 .unwrap_or(Move::NONE),
-            score: best.map_or(0, RootMove::known_score),
+            score: best.map_or(0, |rm| self.shown_score(rm)),
             depth,
             nodes: self.nodes,
+            tb_hits: self.tb.hits,
+        }
+    }
+
+    /// The score to show for a root move: the search's, unless the root is in the
+    /// tablebases and the search found no mate; then the tables' verdict, which the
+    /// search (seeing only evaluations below the root) cannot know.
+    fn shown_score(&self, rm: &RootMove) -> i32 {
+        let score = rm.known_score();
+        if self.tb.root_in_tb && !score::is_mate(score) {
+            rm.tb_score
+        } else {
+            score
         }
     }
 
@@ -446,15 +561,18 @@ impl<'a> Searcher<'a> {
         let rm = &self.root_moves[line];
         let elapsed = self.start.elapsed();
         let nps = (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-        let score = rm.known_score();
+        let score = self.shown_score(rm);
+        // A tablebase score is exact: the window's bound says nothing about it.
+        let bound = if score == rm.known_score() { bound } else { "" };
         let pv: Vec<String> = rm.pv.iter().map(|&m| self.pv_text(m, &rm.pv)).collect();
         format!(
-            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
             rm.seldepth.max(1),
             line + 1,
             score::to_uci(score.clamp(-MATE, MATE)),
             self.nodes,
             self.tt.hashfull(),
+            self.tb.hits,
             elapsed.as_millis(),
             pv.join(" ")
         )

@@ -83,3 +83,8 @@ pub const SCORE_DROP_MARGIN: i32 = 30;
 pub const SCORE_DROP_SCALE_PERCENT: u64 = 130;
 /// The search looks at the clock every this many nodes.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
+
+/// Tablebase results are exact whatever the depth, so they are stored in the hash table
+/// this many plies deeper than the node's depth, where deeper searches keep them
+/// (Stockfish's choice).
+pub const TB_STORE_DEPTH_BONUS: i32 = 6;

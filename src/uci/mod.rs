@@ -25,6 +25,7 @@ use crate::search::history::Histories;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Reporter, SearchControl, SearchOptions, think};
+use crate::tablebase::{self, Tablebases};
 use crate::tools::{bench, perft::divide_lines};
 use options::{Change, Options};
 use std::io::{self, BufRead};
@@ -64,6 +65,8 @@ pub struct Uci {
     /// The en-passant field of the last `position fen`: the book key needs it when no move
     /// has been played since (the board keeps the square only if a capture is legal).
     setup_en_passant: Option<Square>,
+    /// The Syzygy tables of `SyzygyPath`, if any loaded.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Uci {
@@ -100,6 +103,7 @@ impl Uci {
             out,
             book: None,
             setup_en_passant: None,
+            tablebases: None,
         }
     }
 
@@ -240,6 +244,10 @@ impl Uci {
             }
             Change::BookBestMove(on) => self.options.book_best_move = on,
             Change::BookDepth(plies) => self.options.book_depth = plies,
+            Change::SyzygyPath(paths) => self.load_tablebases(paths),
+            Change::SyzygyProbeDepth(depth) => self.options.syzygy_probe_depth = depth,
+            Change::SyzygyProbeLimit(pieces) => self.options.syzygy_probe_limit = pieces,
+            Change::Syzygy50MoveRule(on) => self.options.syzygy_50_move_rule = on,
         }
     }
 
@@ -264,6 +272,29 @@ impl Uci {
             }
             Err(e) => self.error(&format!("{e}; playing without a book")),
         }
+    }
+
+    /// `SyzygyPath`: replaces the tables by those found in `paths`. Every problem (a
+    /// missing directory, a bad file) is reported and leaves the rest usable.
+    fn load_tablebases(&mut self, paths: String) {
+        // The running search holds the old tables; let it finish with them first.
+        self.finish_search();
+        let (tables, notes) = tablebase::load(&paths);
+        for note in notes {
+            self.say(&format!("info string {note}"));
+        }
+        self.tablebases = tables.map(Arc::new);
+        self.options.syzygy_path = paths;
+    }
+
+    /// How the next search uses the tables, from the options.
+    fn tablebase_settings(&self) -> Option<tablebase::Settings> {
+        self.tablebases.as_ref().map(|tables| tablebase::Settings {
+            tables: tables.clone(),
+            probe_depth: self.options.syzygy_probe_depth,
+            probe_limit: self.options.syzygy_probe_limit,
+            rule50: self.options.syzygy_50_move_rule,
+        })
     }
 
     /// `position startpos|fen <fen> [moves <m1> ...]`. The new position replaces the old
@@ -335,6 +366,7 @@ impl Uci {
             multi_pv: self.options.multi_pv,
             move_overhead: self.options.move_overhead,
             report: Some(out.clone()),
+            tablebases: self.tablebase_settings(),
         };
         let spawned = std::thread::Builder::new()
             .name("search".to_string())

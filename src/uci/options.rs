@@ -17,6 +17,12 @@ pub struct Options {
     pub book_best_move: bool,
     /// The book is used only while fewer plies than this have been played in the game.
     pub book_depth: u32,
+    /// Directories of Syzygy tables, separated by `tablebase::path_separator()`; empty
+    /// for none.
+    pub syzygy_path: String,
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: usize,
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for Options {
@@ -32,6 +38,10 @@ impl Default for Options {
             book_file: String::new(),
             book_best_move: false,
             book_depth: 40,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: crate::tablebase::MAX_PIECES,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -42,8 +52,9 @@ pub const MOVE_OVERHEAD_MAX: u64 = 5000;
 pub const MULTI_PV_MAX: usize = 256;
 /// Deeper than any useful book; `polyglot make-book` keeps at most 1024 plies by default.
 pub const BOOK_DEPTH_MAX: u32 = 1024;
-/// How UCI writes an empty string option.
-const EMPTY: &str = "<empty>";
+pub const SYZYGY_PROBE_DEPTH_MAX: u64 = 100;
+/// What the GUI shows for an empty string option (a GUI may also send it back).
+pub const EMPTY_STRING: &str = "<empty>";
 
 /// The `option` lines of the `uci` answer.
 pub fn declarations() -> Vec<String> {
@@ -69,7 +80,7 @@ pub fn declarations() -> Vec<String> {
         format!("option name Ponder type check default {}", d.ponder),
         format!("option name UCI_Chess960 type check default {}", d.chess960),
         format!("option name OwnBook type check default {}", d.own_book),
-        format!("option name BookFile type string default {EMPTY}"),
+        format!("option name BookFile type string default {EMPTY_STRING}"),
         format!(
             "option name BookBestMove type check default {}",
             d.book_best_move
@@ -77,6 +88,20 @@ pub fn declarations() -> Vec<String> {
         format!(
             "option name BookDepth type spin default {} min 0 max {BOOK_DEPTH_MAX}",
             d.book_depth
+        ),
+        format!("option name SyzygyPath type string default {EMPTY_STRING}"),
+        format!(
+            "option name SyzygyProbeDepth type spin default {} min 1 max {SYZYGY_PROBE_DEPTH_MAX}",
+            d.syzygy_probe_depth
+        ),
+        format!(
+            "option name Syzygy50MoveRule type check default {}",
+            d.syzygy_50_move_rule
+        ),
+        format!(
+            "option name SyzygyProbeLimit type spin default {} min 0 max {}",
+            d.syzygy_probe_limit,
+            crate::tablebase::MAX_PIECES
         ),
     ]
 }
@@ -95,6 +120,11 @@ pub enum Change {
     BookFile(String),
     BookBestMove(bool),
     BookDepth(u32),
+    /// The directories as given (`<empty>` already turned into an empty string).
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    SyzygyProbeLimit(usize),
+    Syzygy50MoveRule(bool),
 }
 
 /// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
@@ -137,10 +167,27 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
         "ownbook" => Ok(Change::OwnBook(check()?)),
         // No value, or the `<empty>` that GUIs send back, means no book file.
         "bookfile" => Ok(Change::BookFile(
-            value.filter(|&v| v != EMPTY).unwrap_or("").to_string(),
+            value
+                .filter(|&v| v != EMPTY_STRING)
+                .unwrap_or("")
+                .to_string(),
         )),
         "bookbestmove" => Ok(Change::BookBestMove(check()?)),
         "bookdepth" => Ok(Change::BookDepth(spin(BOOK_DEPTH_MAX as u64, 0)? as u32)),
+        "syzygypath" => Ok(Change::SyzygyPath(
+            value
+                .filter(|v| *v != EMPTY_STRING)
+                .unwrap_or("")
+                .to_string(),
+        )),
+        "syzygyprobedepth" => Ok(Change::SyzygyProbeDepth(
+            spin(SYZYGY_PROBE_DEPTH_MAX, 1)? as i32
+        )),
+        "syzygyprobelimit" => Ok(Change::SyzygyProbeLimit(spin(
+            crate::tablebase::MAX_PIECES as u64,
+            0,
+        )? as usize)),
+        "syzygy50moverule" => Ok(Change::Syzygy50MoveRule(check()?)),
         "" => Err(usage.to_string()),
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
     }
@@ -186,6 +233,27 @@ mod tests {
             Ok(Change::BookFile(String::new()))
         );
         assert_eq!(p("name BookFile"), Ok(Change::BookFile(String::new())));
+        assert_eq!(
+            p("name SyzygyPath value /tb/345:/tb/6"),
+            Ok(Change::SyzygyPath("/tb/345:/tb/6".to_string()))
+        );
+        assert_eq!(
+            p("name syzygypath value <empty>"),
+            Ok(Change::SyzygyPath(String::new()))
+        );
+        assert_eq!(p("name SyzygyPath"), Ok(Change::SyzygyPath(String::new())));
+        assert_eq!(
+            p("name SyzygyProbeDepth value 10"),
+            Ok(Change::SyzygyProbeDepth(10))
+        );
+        assert_eq!(
+            p("name SyzygyProbeLimit value 0"),
+            Ok(Change::SyzygyProbeLimit(0))
+        );
+        assert_eq!(
+            p("name Syzygy50MoveRule value false"),
+            Ok(Change::Syzygy50MoveRule(false))
+        );
     }
 
     #[test]
@@ -201,6 +269,9 @@ mod tests {
             "name Threads value 1025",
             "name BookDepth value 1025",
             "name OwnBook value 1",
+            "name SyzygyProbeDepth value 0",
+            "name SyzygyProbeLimit value 8",
+            "name Syzygy50MoveRule value maybe",
             "name Nonsense value 1",
             "name",
             "value 3",

@@ -7,6 +7,7 @@
 // Every test crate compiles its own copy and uses only some of the helpers.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::PathBuf;
 
 /// SplitMix64: a tiny, fast, seeded generator, good enough to pick random moves and build
@@ -93,4 +94,55 @@ fn parse_count(field: &str) -> Option<(u32, u64)> {
 /// The FEN of every position of an EPD perft suite.
 pub fn suite_fens(name: &str) -> Vec<String> {
     perft_suite(name).into_iter().map(|(fen, _)| fen).collect()
+}
+
+/// The Syzygy test tables: the directory in `TARPON_SYZYGY` (`.ci/run` sets it to
+/// `../shared/data/syzygy`). When it is unset, returns `None` after saying on the terminal
+/// that `test` is skipped: written to stderr directly, past the test harness's output
+/// capture, so that a skipped test never passes unnoticed as if it had checked something.
+pub fn syzygy_dir(test: &str) -> Option<PathBuf> {
+    match std::env::var_os("TARPON_SYZYGY") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => {
+            // One write of the whole line, so that parallel tests do not interleave it.
+            let line = format!(
+                "\nSKIPPED {test}: set TARPON_SYZYGY to the Syzygy test tables \
+                 (../shared/data/syzygy) to run it\n"
+            );
+            let _ = std::io::stderr().write_all(line.as_bytes());
+            None
+        }
+    }
+}
+
+/// One line of the Syzygy `probes.epd`: `FEN ; wdl W ; dtz D`.
+pub struct TablebaseProbe {
+    pub fen: String,
+    pub wdl: i32,
+    pub dtz: i32,
+}
+
+/// Every position of `probes.epd` in the directory `dir`.
+pub fn tablebase_probes(dir: &std::path::Path) -> Vec<TablebaseProbe> {
+    let path = dir.join("probes.epd");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+            let number = |key: &str| -> i32 {
+                fields
+                    .iter()
+                    .find_map(|f| f.strip_prefix(key))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or_else(|| panic!("no {key} in {line:?}"))
+            };
+            TablebaseProbe {
+                fen: fields[0].to_string(),
+                wdl: number("wdl "),
+                dtz: number("dtz "),
+            }
+        })
+        .collect()
 }
