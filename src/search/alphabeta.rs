@@ -3,8 +3,8 @@
 //! `alphabeta` is a negamax alpha-beta search that expects the first move to be best: it
 //! searches it with the full window and every later move with a null window (can it beat
 //! alpha at all?), re-searching only the moves that surprise. Around that core, pruning
-//! skips what cannot matter (hash-table cutoffs, reverse futility, null move, futility, late
-//! move and SEE pruning), late moves are searched shallower (LMR), and checks deeper.
+//! skips what cannot matter (hash-table cutoffs, reverse futility, null move, late move
+//! and SEE pruning), late moves are searched shallower (LMR), and checks deeper.
 //! `quiescence` extends the leaves with captures until the position is quiet, so that the
 //! static evaluation is never taken in the middle of an exchange.
 //! With tablebases loaded, `alphabeta` also takes exact results from them for positions
@@ -206,14 +206,6 @@ impl Searcher<'_> {
                 if !noisy {
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        picker.skip_quiets();
-                        continue;
-                    }
-                    if !in_check
-                        && !checks
-                        && depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                    {
                         picker.skip_quiets();
                         continue;
                     }
