@@ -1,5 +1,6 @@
-//! The training-data record format: Tarpon's packing against the bulletformat crate (the
-//! reference implementation of the layout), and pack/unpack round trips over random games.
+//! `tarpon datagen` and its record format: Tarpon's packing against the bulletformat crate
+//! (the reference implementation of the layout), pack/unpack round trips over random
+//! games, and end-to-end runs of the program whose output is read back.
 
 mod common;
 
@@ -7,9 +8,34 @@ mod common;
 extern crate bulletformat as bulletformat_crate;
 
 use common::Rng;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::{Board, Color, Position, Square, fen};
-use tarpon::tools::bulletformat::{self, GameResult};
+use tarpon::search::score::MATE_BOUND;
+use tarpon::tools::bulletformat::{self, GameResult, RECORD_SIZE, Sample};
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+/// A fresh, empty folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tarpon-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn datagen(args: &[&str]) -> Output {
+    Command::new(TARPON)
+        .arg("datagen")
+        .args(args)
+        .output()
+        .expect("run tarpon")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
 
 /// Positions from random games (all phases: castling rights held and lost, Black to
 /// move, promotions, few and many pieces).
@@ -133,4 +159,287 @@ fn records_round_trip_over_random_games() {
         seen_partial_castling |= board.castling_rights() != 0 && board.castling_rights() != 15;
     }
     assert!(seen_black && seen_promoted && seen_partial_castling);
+}
+
+/// Reads a datagen file and checks every record: a legal position not in check (the filter
+/// skips checks), no mate scores, and one result per game (games are marked by the
+/// game-start flag). Returns the games, each a list of records.
+fn read_games(path: &Path) -> Vec<Vec<Sample>> {
+    let bytes = std::fs::metadata(path).unwrap().len();
+    assert_eq!(bytes % RECORD_SIZE as u64, 0, "whole records only");
+    let records = bulletformat::read_records(path).unwrap();
+    assert_eq!(records.total(), bytes / RECORD_SIZE as u64);
+    let mut games: Vec<Vec<Sample>> = Vec::new();
+    for record in records {
+        let sample = record.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let board = &sample.board;
+        assert!(!board.in_check(), "{}", fen::to_fen(board));
+        assert!(!legal_moves(board).is_empty());
+        assert!((sample.score as i32).abs() < MATE_BOUND);
+        assert!(sample.result <= 2);
+        if sample.game_start {
+            games.push(Vec::new());
+        }
+        games
+            .last_mut()
+            .expect("the first record starts a game")
+            .push(sample);
+    }
+    for game in &games {
+        let result = game[0].game_result();
+        assert!(game.iter().all(|s| s.game_result() == result));
+        // A game's positions come in the order played: never fewer pieces before more.
+        for pair in game.windows(2) {
+            assert!(pair[0].board.occupied().count() >= pair[1].board.occupied().count());
+        }
+    }
+    games
+}
+
+/// The summary's count after `label` (e.g. "Games: 4 (..." gives 4).
+fn summary_number(out: &str, label: &str) -> u64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("no '{label}' line in {out}"));
+    line[label.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number in {line}"))
+}
+
+#[test]
+fn short_run_on_two_threads_writes_legal_consistent_records() {
+    let dir = scratch("run");
+    let path = dir.join("data.bin");
+    let out = datagen(&[
+        "--output",
+        path.to_str().unwrap(),
+        "--games",
+        "4",
+        "--nodes",
+        "500",
+        "--threads",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert_eq!(summary_number(&stdout, "Games: "), 4, "{stdout}");
+    let positions = summary_number(&stdout, "Positions written: ");
+    let games = read_games(&path);
+    assert!(!games.is_empty() && games.len() <= 4);
+    assert_eq!(games.iter().map(Vec::len).sum::<usize>() as u64, positions);
+    assert!(positions > 20, "{stdout}");
+    let sides = |color| {
+        games
+            .iter()
+            .flatten()
+            .any(|s| s.board.side_to_move() == color)
+    };
+    assert!(sides(Color::White) && sides(Color::Black));
+    assert!(stdout.contains("positions/s") && stdout.contains("games/s"));
+    assert!(stdout.contains("Average game length: "));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_thread_runs_repeat_exactly_and_two_threads_play_the_same_games() {
+    let dir = scratch("repeat");
+    let run = |name: &str, threads: &str| {
+        let path = dir.join(name);
+        let out = datagen(&[
+            "-o",
+            path.to_str().unwrap(),
+            "--games",
+            "3",
+            "--nodes",
+            "300",
+            "--threads",
+            threads,
+            "--seed",
+            "42",
+            "--max-plies",
+            "120",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read(path).unwrap()
+    };
+    let first = run("a.bin", "1");
+    assert_eq!(first, run("b.bin", "1"));
+    // Two threads write the same games, perhaps in another order.
+    let games = |path: &str| {
+        let mut games: Vec<Vec<[u8; 32]>> = Vec::new();
+        for chunk in std::fs::read(dir.join(path)).unwrap().chunks(32) {
+            let record: [u8; 32] = chunk.try_into().unwrap();
+            if record[29] & bulletformat::FLAG_GAME_START != 0 {
+                games.push(Vec::new());
+            }
+            games.last_mut().unwrap().push(record);
+        }
+        games.sort();
+        games
+    };
+    run("c.bin", "2");
+    assert_eq!(games("a.bin"), games("c.bin"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_openings_and_append() {
+    let dir = scratch("book");
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 id \"open\";\n\
+         4k3/pppp4/8/8/8/8/4PPPP/4K3 b - - 0 30\n",
+    )
+    .unwrap();
+    let path = dir.join("data.bin");
+    let args = |seed: &'static str, append: bool| {
+        let mut args = vec![
+            "-o".to_string(),
+            path.to_str().unwrap().to_string(),
+            "--book".into(),
+            book.to_str().unwrap().into(),
+            "--random-plies".into(),
+            "0".into(),
+            "--games".into(),
+            "2".into(),
+            "--nodes".into(),
+            "300".into(),
+            "--seed".into(),
+            seed.into(),
+        ];
+        if append {
+            args.push("--append".into());
+        }
+        args
+    };
+    let run = |args: Vec<String>| {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        datagen(&refs)
+    };
+    let out = run(args("3", false));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = read_games(&path);
+    // With no random plies every game starts from a book position (White to move in the
+    // first, Black in the second), though its first record may come a few plies later.
+    for game in &games {
+        let pieces = game[0].board.occupied().count();
+        assert!(pieces <= 32 && (pieces <= 14 || pieces >= 28), "{pieces}");
+    }
+    let before = std::fs::read(&path).unwrap();
+    let size = before.len() as u64;
+    // Without --append an existing file is left alone.
+    let out = run(args("4", false));
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--append"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), size);
+    // With it the new games go after the old ones.
+    let out = run(args("4", true));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let after = std::fs::read(&path).unwrap();
+    assert!(after.len() > before.len());
+    assert_eq!(after[..before.len()], before[..]);
+    assert!(read_games(&path).len() > games.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_fail_with_a_helpful_message() {
+    let dir = scratch("bad");
+    let out_path = dir.join("x.bin");
+    let out = out_path.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--games", "4"], "--output"),
+        (vec!["-o", out, "--games", "0"], "--games"),
+        (vec!["-o", out, "--nodes", "0"], "--nodes"),
+        (vec!["-o", out, "--threads", "0"], "--threads"),
+        (vec!["-o", out, "--threads", "many"], "--threads"),
+        (vec!["-o", out, "--random-plies", "101"], "--random-plies"),
+        (vec!["-o", out, "--book", "/nonexistent/book.epd"], "book"),
+        (
+            vec!["-o", "/nonexistent/dir/x.bin", "--games", "1"],
+            "cannot write",
+        ),
+    ];
+    for (args, expected) in cases {
+        let result = datagen(&args);
+        let stderr = text(&result.stderr);
+        assert!(!result.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    // A book line that is not a position names the file and line.
+    let book = dir.join("bad.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnonsense\n",
+    )
+    .unwrap();
+    let result = datagen(&["-o", out, "--book", book.to_str().unwrap()]);
+    let stderr = text(&result.stderr);
+    assert!(!result.status.success());
+    assert!(stderr.contains("line 2"), "{stderr}");
+    // Nothing was created by the failed runs.
+    assert!(!out_path.exists());
+    // A file that is not whole records is not appended to.
+    std::fs::write(&out_path, [0u8; 33]).unwrap();
+    let result = datagen(&["-o", out, "--append", "--games", "1"]);
+    assert!(!result.status.success());
+    assert!(text(&result.stderr).contains("whole number"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn interrupted_run_keeps_whole_games_and_prints_the_summary() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = scratch("interrupt");
+    let path = dir.join("data.bin");
+    let child = Command::new(TARPON)
+        .args(["datagen", "-o", path.to_str().unwrap(), "--games", "100000"])
+        .args(["--nodes", "2000", "--threads", "2", "--seed", "9"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first games to be written, then press Ctrl-C.
+    let start = Instant::now();
+    while std::fs::metadata(&path).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no game written"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{stdout}{}",
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("Interrupted"), "{stdout}");
+    let games = read_games(&path);
+    let counted = summary_number(&stdout, "Games: ");
+    assert!(counted >= 1 && games.len() as u64 <= counted, "{stdout}");
+    assert_eq!(
+        games.iter().map(Vec::len).sum::<usize>() as u64,
+        summary_number(&stdout, "Positions written: ")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

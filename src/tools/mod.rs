@@ -1,4 +1,5 @@
 //! Developer tools behind the command-line subcommands.
 pub mod bench;
 pub mod bulletformat;
+pub mod datagen;
 pub mod perft;
