@@ -366,6 +366,10 @@ fn bad_arguments_fail_with_a_helpful_message() {
         (vec!["-o", out, "--random-plies", "101"], "--random-plies"),
         (vec!["-o", out, "--book", "/nonexistent/book.epd"], "book"),
         (
+            vec!["-o", out, "--random-plies", "0"],
+            "every game is the same",
+        ),
+        (
             vec!["-o", "/nonexistent/dir/x.bin", "--games", "1"],
             "cannot write",
         ),

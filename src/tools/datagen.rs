@@ -14,7 +14,8 @@
 //!    `random_plies` is 0). The opening is thrown away and another one drawn when the game
 //!    is already over, or when a search of the position (same node limit) scores it beyond
 //!    `opening_max_score` for either side: a game decided by its random moves teaches
-//!    little.
+//!    little. Without random plies the games differ only by their start positions, so a
+//!    run with neither random plies nor a book of several positions is refused.
 //! 2. **Play.** Both sides search `nodes` nodes per move (`go nodes`: the search stops as
 //!    soon as it has searched that many, once depth 1 is complete) and play the best move.
 //! 3. **End.** By the rules (checkmate, stalemate, threefold repetition, fifty-move rule,
@@ -159,6 +160,8 @@ pub enum DatagenError {
     NoOpening {
         tries: u32,
     },
+    /// No random plies and a single start position: every game would be the same.
+    SameGames,
 }
 
 impl fmt::Display for DatagenError {
@@ -191,6 +194,11 @@ impl fmt::Display for DatagenError {
             ),
             Output { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             Write { path, error } => write!(f, "writing {} failed: {error}", path.display()),
+            SameGames => write!(
+                f,
+                "with --random-plies 0 and a single start position every game is the same \
+                 (the search is deterministic): use random plies or a --book of several positions"
+            ),
             NoOpening { tries } => write!(
                 f,
                 "no playable opening in {tries} tries: every one was over or scored beyond \
@@ -473,6 +481,10 @@ fn open_output(options: &Options) -> Result<File, DatagenError> {
 /// an error during the run (writing failed) stops it, and the summary says why.
 pub fn run(options: &Options, control: &SearchControl) -> Result<Summary, DatagenError> {
     let book = options.book.as_ref().map(read_book).transpose()?;
+    let start_positions = book.as_ref().map_or(1, Vec::len);
+    if options.random_plies == 0 && start_positions == 1 && options.games > 1 {
+        return Err(DatagenError::SameGames);
+    }
     let file = open_output(options)?;
     let start = Instant::now();
     let shared = Shared {
