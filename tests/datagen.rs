@@ -447,3 +447,13 @@ fn interrupted_run_keeps_whole_games_and_prints_the_summary() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_stops_the_run_with_an_error() {
+    let out = datagen(&["-o", "/dev/full", "--games", "3", "--nodes", "200"]);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("writing /dev/full failed"), "{stderr}");
+    assert!(text(&out.stdout).contains("Stopped early"));
+}
