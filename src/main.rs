@@ -2,7 +2,10 @@
 //! start it), and a set of developer tools as subcommands.
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 #[derive(Parser)]
 #[command(name = "tarpon", version, about = "Tarpon, a UCI chess engine", long_about = None)]
@@ -52,6 +55,66 @@ enum Command {
         /// Position as FEN (default: the start position); quoting is optional
         fen: Vec<String>,
     },
+    /// Play self-play games and write their quiet positions with score and result, as
+    /// 32-byte bulletformat records (training data for the evaluation; see README.md)
+    #[command(
+        after_help = "Examples:\n  tarpon datagen --output data.bin --games 1000 --nodes 5000 --threads 2\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
+    )]
+    Datagen {
+        /// Output file; a new or empty file, unless --append
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Add to an existing output file (use another --seed, or the same games come again)
+        #[arg(long)]
+        append: bool,
+        /// Number of games to play
+        #[arg(long, default_value_t = dg().games, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Nodes searched per move
+        #[arg(long, default_value_t = dg().nodes, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+        nodes: u64,
+        /// Threads, each playing its own games
+        #[arg(long, default_value_t = dg().threads as u16, value_parser = clap::value_parser!(u16).range(1..=512))]
+        threads: u16,
+        /// Hash table per thread, in MB
+        #[arg(long, default_value_t = dg().hash_mb as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        hash: u32,
+        /// Start positions, one FEN or EPD per line (default: the standard start position)
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Random plies from the start position or book line: N or N+1, chosen at random (0: none)
+        #[arg(long, default_value_t = dg().random_plies, value_parser = clap::value_parser!(u32).range(0..=100))]
+        random_plies: u32,
+        /// Draw another opening when a search scores it beyond this (centipawns)
+        #[arg(long, default_value_t = dg().opening_max_score, value_parser = clap::value_parser!(i32).range(0..=32000))]
+        opening_max_score: i32,
+        /// Seed of the random openings (default: from the clock; printed, to repeat a run)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Adjudicate a win when the score is at least this (centipawns) ...
+        #[arg(long, default_value_t = dg().adjudication.win_score, value_parser = clap::value_parser!(i32).range(1..=32000), help_heading = "Adjudication")]
+        win_score: i32,
+        /// ... for the same side for this many plies in a row (0: never)
+        #[arg(long, default_value_t = dg().adjudication.win_plies, value_parser = clap::value_parser!(u32).range(0..=1000), help_heading = "Adjudication")]
+        win_plies: u32,
+        /// Adjudicate a draw when the score stays within this of zero (centipawns) ...
+        #[arg(long, default_value_t = dg().adjudication.draw_score, value_parser = clap::value_parser!(i32).range(0..=32000), help_heading = "Adjudication")]
+        draw_score: i32,
+        /// ... for this many plies in a row (0: never) ...
+        #[arg(long, default_value_t = dg().adjudication.draw_plies, value_parser = clap::value_parser!(u32).range(0..=1000), help_heading = "Adjudication")]
+        draw_plies: u32,
+        /// ... once the game is this many plies long
+        #[arg(long, default_value_t = dg().adjudication.draw_after, value_parser = clap::value_parser!(u32).range(0..=10000), help_heading = "Adjudication")]
+        draw_after: u32,
+        /// A game that reaches this many plies is a draw
+        #[arg(long, default_value_t = dg().adjudication.max_plies, value_parser = clap::value_parser!(u32).range(1..=10000), help_heading = "Adjudication")]
+        max_plies: u32,
+    },
+}
+
+/// The defaults of `tarpon datagen`, kept in one place: the library's.
+fn dg() -> tarpon::tools::datagen::Options {
+    tarpon::tools::datagen::Options::default()
 }
 
 fn main() -> ExitCode {
@@ -89,6 +152,51 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Datagen {
+            output,
+            append,
+            games,
+            nodes,
+            threads,
+            hash,
+            book,
+            random_plies,
+            opening_max_score,
+            seed,
+            win_score,
+            win_plies,
+            draw_score,
+            draw_plies,
+            draw_after,
+            max_plies,
+        }) => {
+            let seed = seed.unwrap_or_else(|| {
+                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+                now.map_or(0, |d| d.as_nanos() as u64)
+            });
+            let options = tarpon::tools::datagen::Options {
+                output,
+                append,
+                games,
+                nodes,
+                threads: threads.into(),
+                hash_mb: hash as usize,
+                book,
+                random_plies,
+                opening_max_score,
+                seed,
+                adjudication: tarpon::tools::datagen::Adjudication {
+                    win_score,
+                    win_plies,
+                    draw_score,
+                    draw_plies,
+                    draw_after,
+                    max_plies,
+                },
+                progress: true,
+            };
+            datagen(&options)
+        }
         Some(Command::Eval { fen }) => {
             let fen = if fen.is_empty() {
                 tarpon::chess::fen::START_FEN.to_string()
@@ -123,6 +231,48 @@ fn main() -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+    }
+}
+
+/// `tarpon datagen`: Ctrl-C or a termination signal stops the run cleanly (the summary
+/// prints and the file keeps every finished game); exit status 130 then, 1 on an error.
+fn datagen(options: &tarpon::tools::datagen::Options) -> ExitCode {
+    let control = Arc::new(tarpon::search::SearchControl::default());
+    let handler_control = Arc::clone(&control);
+    if let Err(e) = ctrlc::set_handler(move || {
+        if !handler_control.stop.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "\nInterrupted: dropping the games in progress; finished games stay in the file"
+            );
+        }
+    }) {
+        eprintln!("warning: cannot catch Ctrl-C ({e}): it will end the run at once");
+    }
+    println!(
+        "datagen: {} games, {} nodes per move, {} thread(s), {} random plies, seed {}, output {}",
+        options.games,
+        options.nodes,
+        options.threads,
+        options.random_plies,
+        options.seed,
+        options.output.display()
+    );
+    match tarpon::tools::datagen::run(options, &control) {
+        Ok(summary) => {
+            println!("{summary}");
+            if let Some(failure) = &summary.failure {
+                eprintln!("error: {failure}");
+                ExitCode::FAILURE
+            } else if summary.interrupted {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }

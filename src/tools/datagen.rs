@@ -1,0 +1,861 @@
+//! `tarpon datagen`: self-play games that produce training data for the evaluation.
+//!
+//! Each thread plays whole games on its own (its own hash table and histories, cleared
+//! before every game, as `ucinewgame` does) with a fixed number of nodes per move, and
+//! hands each finished game to a shared writer, which appends its records and flushes the
+//! file: the file only ever holds whole games, so an interrupted run (Ctrl-C, or `kill`)
+//! keeps everything written so far. The records are described in [`super::bulletformat`].
+//!
+//! # A game
+//!
+//! 1. **Opening.** From the start position, or from a random line of the `--book` file,
+//!    play `random_plies` or `random_plies + 1` random legal moves (chosen at random, so
+//!    that either side can be the first to move in the real game; none when
+//!    `random_plies` is 0). The opening is thrown away and another one drawn when the game
+//!    is already over, or when a search of the position (same node limit) scores it beyond
+//!    `opening_max_score` for either side: a game decided by its random moves teaches
+//!    little. Without random plies the games differ only by their start positions, so a
+//!    run with neither random plies nor a book of several positions is refused.
+//! 2. **Play.** Both sides search `nodes` nodes per move (`go nodes`: the search stops as
+//!    soon as it has searched that many, once depth 1 is complete) and play the best move.
+//! 3. **End.** By the rules (checkmate, stalemate, threefold repetition, fifty-move rule,
+//!    insufficient material); or by adjudication: a win when the score is at least
+//!    `win_score` for the same side for `win_plies` plies in a row (both sides' searches
+//!    agreeing), a draw when after `draw_after` plies the score stays within
+//!    `draw_score` of zero for `draw_plies` plies in a row; or a draw when the game reaches
+//!    `max_plies` plies. Plies are counted from the start of the game, random plies
+//!    included.
+//!
+//! # What is written
+//!
+//! Every searched position of the game (not the random opening moves) except:
+//! - positions where the side to move is in check,
+//! - positions whose best move is a capture, en-passant capture or promotion (their score
+//!   depends on the exchange in progress, not on the position's quiet features),
+//! - positions with a mate score,
+//!
+//! each with its search score and the game's result, both for the side to move.
+//!
+//! # Reproducibility
+//!
+//! Game number `i` draws its opening from a generator seeded by `seed` and `i`, and the
+//! search is node-limited and starts every game from empty tables, so a game depends only
+//! on the seed, its number and the options. With one thread the output is the same, byte
+//! for byte, on every run; with more, the same games are written in another order.
+
+use super::bulletformat::{self, GameResult};
+use crate::chess::movegen::legal_moves;
+use crate::chess::{Board, Color, Move, Outcome, Position, fen};
+use crate::search::history::Histories;
+use crate::search::movepick::is_noisy;
+use crate::search::score::is_mate;
+use crate::search::timeman::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{SearchControl, SearchOptions, think};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How many openings a game may draw before giving up (a book of decided positions).
+const MAX_OPENING_TRIES: u32 = 1000;
+
+/// Adjudication thresholds (see the module documentation). A `*_plies` of 0 turns that
+/// adjudication off.
+#[derive(Clone, Debug)]
+pub struct Adjudication {
+    pub win_score: i32,
+    pub win_plies: u32,
+    pub draw_score: i32,
+    pub draw_plies: u32,
+    pub draw_after: u32,
+    pub max_plies: u32,
+}
+
+impl Default for Adjudication {
+    fn default() -> Self {
+        Adjudication {
+            win_score: 1000,
+            win_plies: 6,
+            draw_score: 10,
+            draw_plies: 12,
+            draw_after: 80,
+            max_plies: 400,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub output: PathBuf,
+    /// Add to an existing file instead of refusing to touch it.
+    pub append: bool,
+    pub games: u64,
+    pub nodes: u64,
+    pub threads: usize,
+    /// Hash table size per thread, in MB.
+    pub hash_mb: usize,
+    pub book: Option<PathBuf>,
+    pub random_plies: u32,
+    pub opening_max_score: i32,
+    pub seed: u64,
+    pub adjudication: Adjudication,
+    /// Show progress on standard error.
+    pub progress: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            output: PathBuf::new(),
+            append: false,
+            games: 1000,
+            nodes: 5000,
+            threads: 1,
+            hash_mb: 16,
+            book: None,
+            random_plies: 8,
+            opening_max_score: 500,
+            seed: 0,
+            adjudication: Adjudication::default(),
+            progress: true,
+        }
+    }
+}
+
+/// Why a run could not start, or stopped.
+#[derive(Debug)]
+pub enum DatagenError {
+    Book {
+        path: PathBuf,
+        error: io::Error,
+    },
+    BookLine {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    BookEmpty {
+        path: PathBuf,
+    },
+    OutputExists {
+        path: PathBuf,
+        bytes: u64,
+    },
+    OutputPartial {
+        path: PathBuf,
+        bytes: u64,
+    },
+    Output {
+        path: PathBuf,
+        error: io::Error,
+    },
+    Write {
+        path: PathBuf,
+        error: io::Error,
+    },
+    NoOpening {
+        tries: u32,
+    },
+    /// No random plies and a single start position: every game would be the same.
+    SameGames,
+}
+
+impl fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        use DatagenError::*;
+        match self {
+            Book { path, error } => write!(f, "cannot read book {}: {error}", path.display()),
+            BookLine {
+                path,
+                line,
+                message,
+            } => write!(f, "book {} line {line}: {message}", path.display()),
+            BookEmpty { path } => write!(
+                f,
+                "book {} has no usable position (one FEN or EPD per line)",
+                path.display()
+            ),
+            OutputExists { path, bytes } => write!(
+                f,
+                "output {} already exists ({bytes} bytes); remove it, choose another file, \
+                 or pass --append (with another --seed, or the same games come again)",
+                path.display()
+            ),
+            OutputPartial { path, bytes } => write!(
+                f,
+                "output {} is {bytes} bytes, not a whole number of {}-byte records: \
+                 not a datagen file, or damaged; will not append to it",
+                path.display(),
+                bulletformat::RECORD_SIZE
+            ),
+            Output { path, error } => write!(f, "cannot write {}: {error}", path.display()),
+            Write { path, error } => write!(f, "writing {} failed: {error}", path.display()),
+            SameGames => write!(
+                f,
+                "with --random-plies 0 and a single start position every game is the same \
+                 (the search is deterministic): use random plies or a --book of several positions"
+            ),
+            NoOpening { tries } => write!(
+                f,
+                "no playable opening in {tries} tries: every one was over or scored beyond \
+                 --opening-max-score (check the book, --random-plies, --opening-max-score)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {}
+
+/// How a game ended.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum End {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    FiftyMoves,
+    InsufficientMaterial,
+    AdjudicatedWin,
+    AdjudicatedDraw,
+    MaxLength,
+}
+
+impl End {
+    pub const ALL: [End; 8] = [
+        End::Checkmate,
+        End::Stalemate,
+        End::Repetition,
+        End::FiftyMoves,
+        End::InsufficientMaterial,
+        End::AdjudicatedWin,
+        End::AdjudicatedDraw,
+        End::MaxLength,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            End::Checkmate => "checkmate",
+            End::Stalemate => "stalemate",
+            End::Repetition => "repetition",
+            End::FiftyMoves => "fifty moves",
+            End::InsufficientMaterial => "insufficient material",
+            End::AdjudicatedWin => "adjudicated win",
+            End::AdjudicatedDraw => "adjudicated draw",
+            End::MaxLength => "length limit",
+        }
+    }
+}
+
+/// Counts over the games written so far.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub games: u64,
+    pub positions: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    /// Plies of all games, random opening plies included.
+    pub plies: u64,
+    /// Games by the way they ended, in the order of `End::ALL`.
+    pub ends: [u64; 8],
+    /// Openings drawn and thrown away (game over, or decided by the random moves).
+    pub openings_rejected: u64,
+}
+
+impl Stats {
+    fn add(&mut self, game: &Game) {
+        self.games += 1;
+        self.positions += game.positions.len() as u64;
+        match game.result {
+            GameResult::WhiteWin => self.white_wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::BlackWin => self.black_wins += 1,
+        }
+        self.plies += u64::from(game.plies);
+        let end = End::ALL
+            .iter()
+            .position(|&e| e == game.end)
+            .expect("listed");
+        self.ends[end] += 1;
+        self.openings_rejected += u64::from(game.openings_rejected);
+    }
+}
+
+/// What a run did.
+#[derive(Debug)]
+pub struct Summary {
+    pub stats: Stats,
+    pub elapsed: Duration,
+    /// Stopped by the user (Ctrl-C or a termination signal) before all games were played.
+    pub interrupted: bool,
+    /// The error that stopped the run early (writing failed, no opening could be found).
+    pub failure: Option<DatagenError>,
+    pub output: PathBuf,
+    /// The size of the output file at the end.
+    pub file_bytes: u64,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = &self.stats;
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        if self.interrupted {
+            writeln!(
+                f,
+                "Interrupted: the games in progress were abandoned; every game counted below is in the file."
+            )?;
+        }
+        if let Some(failure) = &self.failure {
+            writeln!(f, "Stopped early: {failure}")?;
+        }
+        writeln!(
+            f,
+            "Games: {} (White wins {}, draws {}, Black wins {})",
+            s.games, s.white_wins, s.draws, s.black_wins
+        )?;
+        let ends: Vec<String> = End::ALL
+            .iter()
+            .zip(s.ends)
+            .filter(|&(_, n)| n > 0)
+            .map(|(e, n)| format!("{n} {}", e.name()))
+            .collect();
+        writeln!(f, "Endings: {}", ends.join(", "))?;
+        writeln!(
+            f,
+            "Openings rejected: {} (game over or decided after the random moves)",
+            s.openings_rejected
+        )?;
+        writeln!(
+            f,
+            "Positions written: {} ({:.1} per game) to {} (now {} bytes)",
+            s.positions,
+            s.positions as f64 / s.games.max(1) as f64,
+            self.output.display(),
+            self.file_bytes
+        )?;
+        writeln!(
+            f,
+            "Average game length: {:.1} plies",
+            s.plies as f64 / s.games.max(1) as f64
+        )?;
+        write!(
+            f,
+            "Time: {:.1} s, {:.0} positions/s, {:.2} games/s",
+            secs,
+            s.positions as f64 / secs,
+            s.games as f64 / secs
+        )
+    }
+}
+
+/// A finished game.
+struct Game {
+    /// Positions to write with their search scores (for the side to move).
+    positions: Vec<(Board, i16)>,
+    result: GameResult,
+    end: End,
+    plies: u32,
+    openings_rejected: u32,
+}
+
+/// SplitMix64: small, fast and good enough to choose openings.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// The generator of game number `game` of a run seeded with `seed`.
+    fn for_game(seed: u64, game: u64) -> Rng {
+        let mut mixer = Rng(seed);
+        let base = mixer.next_u64();
+        let mut rng = Rng(base ^ game.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        rng.next_u64();
+        rng
+    }
+
+    /// A number in `0..n` (the modulo bias is negligible for the small `n` used here).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Reads the start positions of a book: one FEN or EPD per line (the first four fields,
+/// and the two clocks if they follow; EPD operations after them are ignored). Empty lines
+/// and lines starting with `#` are skipped, and so are positions that cannot start a game
+/// (no legal move) or do not fit a record (more than 32 pieces).
+pub fn read_book(path: &PathBuf) -> Result<Vec<Board>, DatagenError> {
+    let text = std::fs::read_to_string(path).map_err(|error| DatagenError::Book {
+        path: path.clone(),
+        error,
+    })?;
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let mut fields: Vec<&str> = tokens.iter().take(4).copied().collect();
+        fields.extend(
+            tokens
+                .iter()
+                .skip(4)
+                .take(2)
+                .take_while(|t| t.parse::<u16>().is_ok()),
+        );
+        let board = fen::parse(&fields.join(" "), false).map_err(|e| DatagenError::BookLine {
+            path: path.clone(),
+            line: i + 1,
+            message: e.to_string(),
+        })?;
+        if board.occupied().count() <= 32 && !legal_moves(&board).is_empty() {
+            boards.push(board);
+        }
+    }
+    if boards.is_empty() {
+        return Err(DatagenError::BookEmpty { path: path.clone() });
+    }
+    Ok(boards)
+}
+
+/// The output file with the counts of what it holds.
+struct Output {
+    writer: BufWriter<File>,
+    stats: Stats,
+}
+
+/// What the threads share.
+struct Shared<'a> {
+    options: &'a Options,
+    book: Option<Vec<Board>>,
+    /// The next game number to play.
+    next_game: AtomicU64,
+    output: Mutex<Output>,
+    /// Stops every search and game: set by the user's interrupt or by an error.
+    control: &'a SearchControl,
+    error: Mutex<Option<DatagenError>>,
+}
+
+/// Opens the output file as the options ask: a new (or empty) file, or an existing one to
+/// append to.
+fn open_output(options: &Options) -> Result<File, DatagenError> {
+    let path = &options.output;
+    let existing = std::fs::metadata(path).ok().filter(|m| m.is_file());
+    if let Some(meta) = existing {
+        let bytes = meta.len();
+        if bytes > 0 && !options.append {
+            return Err(DatagenError::OutputExists {
+                path: path.clone(),
+                bytes,
+            });
+        }
+        if bytes % bulletformat::RECORD_SIZE as u64 != 0 {
+            return Err(DatagenError::OutputPartial {
+                path: path.clone(),
+                bytes,
+            });
+        }
+    }
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|error| DatagenError::Output {
+            path: path.clone(),
+            error,
+        })
+}
+
+/// Plays `options.games` games and writes their positions. `control.stop` interrupts the
+/// run (set it from a signal handler): the games in progress are abandoned and the summary
+/// covers the games written. Fails before playing when the book or the output is unusable;
+/// an error during the run (writing failed) stops it, and the summary says why.
+pub fn run(options: &Options, control: &SearchControl) -> Result<Summary, DatagenError> {
+    let book = options.book.as_ref().map(read_book).transpose()?;
+    let start_positions = book.as_ref().map_or(1, Vec::len);
+    if options.random_plies == 0 && start_positions == 1 && options.games > 1 {
+        return Err(DatagenError::SameGames);
+    }
+    let file = open_output(options)?;
+    let start = Instant::now();
+    let shared = Shared {
+        options,
+        book,
+        next_game: AtomicU64::new(0),
+        output: Mutex::new(Output {
+            writer: BufWriter::new(file),
+            stats: Stats::default(),
+        }),
+        control,
+        error: Mutex::new(None),
+    };
+
+    let show = options.progress;
+    let terminal = io::stderr().is_terminal();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..options.threads.max(1))
+            .map(|_| scope.spawn(|| worker(&shared)))
+            .collect();
+        let mut last = Instant::now();
+        let every = if terminal {
+            Duration::from_millis(250)
+        } else {
+            Duration::from_secs(15)
+        };
+        while !workers.iter().all(|w| w.is_finished()) {
+            std::thread::sleep(Duration::from_millis(50));
+            if show && last.elapsed() >= every {
+                last = Instant::now();
+                let stats = shared.output.lock().expect("no panic").stats.clone();
+                print_progress(&stats, options.games, start.elapsed(), terminal, false);
+            }
+        }
+        for w in workers {
+            if let Err(panic) = w.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+    let elapsed = start.elapsed();
+    let output = shared.output.into_inner().expect("no panic");
+    if show {
+        print_progress(&output.stats, options.games, elapsed, terminal, true);
+    }
+    let failure = shared.error.into_inner().expect("no panic");
+    let file_bytes = std::fs::metadata(&options.output).map_or(0, |m| m.len());
+    Ok(Summary {
+        interrupted: failure.is_none() && output.stats.games < options.games,
+        failure,
+        stats: output.stats,
+        elapsed,
+        output: options.output.clone(),
+        file_bytes,
+    })
+}
+
+/// One progress line on standard error: redrawn in place on a terminal, a new line every
+/// few seconds otherwise (a log).
+fn print_progress(stats: &Stats, games: u64, elapsed: Duration, terminal: bool, last: bool) {
+    const WIDTH: usize = 24;
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let done = stats.games.min(games);
+    let filled = (done as usize * WIDTH) / games.max(1) as usize;
+    let eta = if done > 0 && done < games {
+        let left = secs / done as f64 * (games - done) as f64;
+        format!("  ETA {}", duration_text(left))
+    } else {
+        String::new()
+    };
+    let line = format!(
+        "[{}{}] {done}/{games} games  {} positions  {:.0} pos/s  {:.2} games/s  +{} ={} -{}  {}{eta}",
+        "#".repeat(filled),
+        "-".repeat(WIDTH - filled),
+        stats.positions,
+        stats.positions as f64 / secs,
+        stats.games as f64 / secs,
+        stats.white_wins,
+        stats.draws,
+        stats.black_wins,
+        duration_text(secs),
+    );
+    let mut err = io::stderr().lock();
+    let _ = if terminal {
+        write!(err, "\r{line}\x1b[K{}", if last { "\n" } else { "" })
+    } else {
+        writeln!(err, "{line}")
+    };
+    let _ = err.flush();
+}
+
+fn duration_text(secs: f64) -> String {
+    let s = secs.round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s / 60 % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// One thread: plays games until there are none left to play, or the run is stopped.
+fn worker(shared: &Shared) {
+    let options = shared.options;
+    let tt = TranspositionTable::new(options.hash_mb);
+    let mut histories = Histories::new();
+    let stop = || shared.control.stop.load(Ordering::Relaxed);
+    while !stop() {
+        let number = shared.next_game.fetch_add(1, Ordering::Relaxed);
+        if number >= options.games {
+            break;
+        }
+        let mut rng = Rng::for_game(options.seed, number);
+        match play_game(shared, &mut rng, &tt, &mut histories) {
+            Ok(Some(game)) => {
+                if let Err(error) = write_game(shared, &game) {
+                    fail(shared, error);
+                }
+            }
+            Ok(None) => break,
+            Err(error) => fail(shared, error),
+        }
+    }
+}
+
+/// Records the first error and stops every thread.
+fn fail(shared: &Shared, error: DatagenError) {
+    shared.error.lock().expect("no panic").get_or_insert(error);
+    shared.control.stop.store(true, Ordering::Relaxed);
+}
+
+/// Appends a game's records and flushes them, so the file holds whole games only.
+fn write_game(shared: &Shared, game: &Game) -> Result<(), DatagenError> {
+    let mut bytes = Vec::with_capacity(game.positions.len() * bulletformat::RECORD_SIZE);
+    for (i, (board, score)) in game.positions.iter().enumerate() {
+        let record = bulletformat::pack(board, *score, game.result, i == 0)
+            .expect("positions of a game have at most 32 pieces");
+        bytes.extend_from_slice(&record);
+    }
+    let mut output = shared.output.lock().expect("no panic");
+    let written = output
+        .writer
+        .write_all(&bytes)
+        .and_then(|()| output.writer.flush());
+    written.map_err(|error| DatagenError::Write {
+        path: shared.options.output.clone(),
+        error,
+    })?;
+    output.stats.add(game);
+    Ok(())
+}
+
+/// A quiet search: `nodes` nodes, no output.
+fn search(
+    shared: &Shared,
+    pos: &Position,
+    tt: &TranspositionTable,
+    histories: &mut Histories,
+) -> (Move, i32) {
+    let limits = Limits {
+        nodes: Some(shared.options.nodes),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        report: None,
+        ..SearchOptions::default()
+    };
+    let result = think(pos, limits, &[], options, tt, histories, shared.control);
+    (result.best, result.score)
+}
+
+/// Draws openings until one is playable and undecided. `None` when the run was stopped.
+fn opening(
+    shared: &Shared,
+    rng: &mut Rng,
+    tt: &TranspositionTable,
+    histories: &mut Histories,
+    rejected: &mut u32,
+) -> Result<Option<Position>, DatagenError> {
+    let options = shared.options;
+    for _ in 0..MAX_OPENING_TRIES {
+        let mut pos = match &shared.book {
+            Some(book) => Position::from_board(book[rng.below(book.len())]),
+            None => Position::startpos(),
+        };
+        let plies = match options.random_plies {
+            0 => 0,
+            n => n + rng.below(2) as u32,
+        };
+        let mut playable = true;
+        for _ in 0..plies {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                playable = false;
+                break;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+        }
+        if playable && pos.outcome().is_none() {
+            let (_, score) = search(shared, &pos, tt, histories);
+            if shared.control.stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            if score.abs() <= options.opening_max_score {
+                return Ok(Some(pos));
+            }
+        }
+        *rejected += 1;
+    }
+    Err(DatagenError::NoOpening {
+        tries: MAX_OPENING_TRIES,
+    })
+}
+
+/// Whether a searched position goes into the data (see the module documentation).
+fn usable(board: &Board, best: Move, score: i32) -> bool {
+    !board.in_check() && !is_noisy(board, best) && !is_mate(score)
+}
+
+/// Plays one game. `None` when the run was stopped during the game.
+fn play_game(
+    shared: &Shared,
+    rng: &mut Rng,
+    tt: &TranspositionTable,
+    histories: &mut Histories,
+) -> Result<Option<Game>, DatagenError> {
+    let adj = &shared.options.adjudication;
+    tt.clear();
+    histories.clear();
+    let mut openings_rejected = 0;
+    let Some(mut pos) = opening(shared, rng, tt, histories, &mut openings_rejected)? else {
+        return Ok(None);
+    };
+
+    let mut positions = Vec::new();
+    // Consecutive plies with a winning score for the same side (its sign, for White),
+    // and with a drawish score.
+    let (mut win_streak, mut win_side, mut draw_streak) = (0, 0, 0);
+    let (result, end) = loop {
+        if let Some(outcome) = pos.outcome() {
+            break match outcome {
+                Outcome::Checkmate {
+                    winner: Color::White,
+                } => (GameResult::WhiteWin, End::Checkmate),
+                Outcome::Checkmate {
+                    winner: Color::Black,
+                } => (GameResult::BlackWin, End::Checkmate),
+                Outcome::Stalemate => (GameResult::Draw, End::Stalemate),
+                Outcome::ThreefoldRepetition => (GameResult::Draw, End::Repetition),
+                Outcome::FiftyMoveRule => (GameResult::Draw, End::FiftyMoves),
+                Outcome::InsufficientMaterial => (GameResult::Draw, End::InsufficientMaterial),
+            };
+        }
+        let plies = pos.plies_played() as u32;
+        if plies >= adj.max_plies {
+            break (GameResult::Draw, End::MaxLength);
+        }
+
+        let (best, score) = search(shared, &pos, tt, histories);
+        if shared.control.stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        if usable(pos.board(), best, score) {
+            // Scores that are not mates lie well within i16.
+            positions.push((*pos.board(), score as i16));
+        }
+
+        let white_score = match pos.side_to_move() {
+            Color::White => score,
+            Color::Black => -score,
+        };
+        if score.abs() >= adj.win_score {
+            let side = white_score.signum();
+            win_streak = if side == win_side { win_streak + 1 } else { 1 };
+            win_side = side;
+        } else {
+            win_streak = 0;
+        }
+        if adj.win_plies > 0 && win_streak >= adj.win_plies {
+            let result = if win_side > 0 {
+                GameResult::WhiteWin
+            } else {
+                GameResult::BlackWin
+            };
+            break (result, End::AdjudicatedWin);
+        }
+        if plies >= adj.draw_after && score.abs() <= adj.draw_score {
+            draw_streak += 1;
+        } else {
+            draw_streak = 0;
+        }
+        if adj.draw_plies > 0 && draw_streak >= adj.draw_plies {
+            break (GameResult::Draw, End::AdjudicatedDraw);
+        }
+        pos.make(best);
+    };
+    Ok(Some(Game {
+        positions,
+        result,
+        end,
+        plies: pos.plies_played() as u32,
+        openings_rejected,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_generators_differ_by_seed_and_number() {
+        let first = |seed, game| Rng::for_game(seed, game).next_u64();
+        assert_eq!(first(1, 0), first(1, 0));
+        assert_ne!(first(1, 0), first(1, 1));
+        assert_ne!(first(1, 0), first(2, 0));
+        assert_ne!(first(0, 1), first(1, 0));
+    }
+
+    #[test]
+    fn noisy_best_moves_checks_and_mates_are_not_usable() {
+        let board = fen::parse("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+        let moves = legal_moves(&board);
+        let capture = *moves
+            .iter()
+            .find(|m| board.piece_on(m.to()).is_some())
+            .unwrap();
+        let quiet = *moves.iter().find(|m| !is_noisy(&board, **m)).unwrap();
+        assert!(usable(&board, quiet, 30));
+        assert!(!usable(&board, capture, 30));
+        assert!(!usable(&board, quiet, crate::search::score::mate_in(5)));
+        let check = fen::parse("4k3/8/8/8/8/8/8/4K2r w - - 0 1", false).unwrap();
+        let evasion = legal_moves(&check)[0];
+        assert!(!usable(&check, evasion, 0));
+    }
+
+    #[test]
+    fn book_reads_fen_and_epd_and_reports_bad_lines() {
+        let dir = std::env::temp_dir().join(format!("tarpon-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.epd");
+        std::fs::write(
+            &path,
+            "# openings\n\
+             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"e4\";\n\
+             \n\
+             r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 20\n\
+             7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\n",
+        )
+        .unwrap();
+        let book = read_book(&path).unwrap();
+        // The checkmate on the last line cannot start a game.
+        assert_eq!(book.len(), 2);
+        assert_eq!(book[1].halfmove_clock(), 4);
+
+        std::fs::write(
+            &path,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -\n",
+        )
+        .unwrap();
+        let error = read_book(&path).unwrap_err().to_string();
+        assert!(
+            error.contains("line 1") && error.contains("side to move"),
+            "{error}"
+        );
+        std::fs::write(&path, "# nothing\n").unwrap();
+        assert!(matches!(
+            read_book(&path),
+            Err(DatagenError::BookEmpty { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(matches!(read_book(&path), Err(DatagenError::Book { .. })));
+    }
+}

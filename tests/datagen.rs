@@ -1,0 +1,459 @@
+//! `tarpon datagen` and its record format: Tarpon's packing against the bulletformat crate
+//! (the reference implementation of the layout), pack/unpack round trips over random
+//! games, and end-to-end runs of the program whose output is read back.
+
+mod common;
+
+// The crate has the name of Tarpon's module; rename it to keep the two apart.
+extern crate bulletformat as bulletformat_crate;
+
+use common::Rng;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tarpon::chess::movegen::legal_moves;
+use tarpon::chess::{Board, Color, Position, Square, fen};
+use tarpon::search::score::MATE_BOUND;
+use tarpon::tools::bulletformat::{self, GameResult, RECORD_SIZE, Sample};
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+/// A fresh, empty folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tarpon-datagen-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn datagen(args: &[&str]) -> Output {
+    Command::new(TARPON)
+        .arg("datagen")
+        .args(args)
+        .output()
+        .expect("run tarpon")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Positions from random games (all phases: castling rights held and lost, Black to
+/// move, promotions, few and many pieces).
+fn random_positions(count: usize, seed: u64) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    let mut boards = Vec::new();
+    while boards.len() < count {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.below(300) {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures and promotions now and then, to reach endings.
+            let noisy: Vec<_> = moves
+                .iter()
+                .filter(|m| m.promotion_piece().is_some() || pos.piece_on(m.to()).is_some())
+                .copied()
+                .collect();
+            let m = if !noisy.is_empty() && rng.chance(40) {
+                *rng.pick(&noisy)
+            } else {
+                *rng.pick(&moves)
+            };
+            pos.make(m);
+            boards.push(*pos.board());
+        }
+    }
+    boards.truncate(count);
+    boards
+}
+
+/// The bytes the bulletformat crate's text reader makes of a position (its text format
+/// takes the score and result for White).
+fn reference_bytes(board: &Board, white_score: i16, result: GameResult) -> [u8; 32] {
+    let white_result = match result {
+        GameResult::WhiteWin => "1.0",
+        GameResult::Draw => "0.5",
+        GameResult::BlackWin => "0.0",
+    };
+    let line = format!("{} | {white_score} | {white_result}", fen::to_fen(board));
+    let cb: bulletformat_crate::ChessBoard = line.parse().expect("bulletformat parses it");
+    let mut bytes = [0u8; 32];
+    bytes[0..8].copy_from_slice(&cb.occ.to_le_bytes());
+    bytes[8..24].copy_from_slice(&cb.pcs);
+    bytes[24..26].copy_from_slice(&cb.score.to_le_bytes());
+    bytes[26] = cb.result;
+    bytes[27] = cb.ksq;
+    bytes[28] = cb.opp_ksq;
+    bytes[29..32].copy_from_slice(&cb.extra);
+    bytes
+}
+
+#[test]
+fn packing_matches_the_bulletformat_crate() {
+    let results = [GameResult::WhiteWin, GameResult::Draw, GameResult::BlackWin];
+    let mut blacks = 0;
+    for (i, board) in random_positions(3000, 11).iter().enumerate() {
+        let result = results[i % 3];
+        let stm_score = (i as i16 % 2001) - 1000;
+        let white_score = match board.side_to_move() {
+            Color::White => stm_score,
+            Color::Black => -stm_score,
+        };
+        blacks += usize::from(board.side_to_move() == Color::Black);
+        let ours = bulletformat::pack(board, stm_score, result, false).unwrap();
+        let reference = reference_bytes(board, white_score, result);
+        // Bytes 29..32 are the spare bytes that Tarpon fills and bulletformat leaves zero.
+        assert_eq!(ours[..29], reference[..29], "{}", fen::to_fen(board));
+        assert_eq!(reference[29..], [0, 0, 0]);
+        // The crate's own reading of our record: the same features, score and result.
+        let theirs = bulletformat_crate::ChessBoard {
+            occ: u64::from_le_bytes(ours[0..8].try_into().unwrap()),
+            pcs: ours[8..24].try_into().unwrap(),
+            score: i16::from_le_bytes([ours[24], ours[25]]),
+            result: ours[26],
+            ksq: ours[27],
+            opp_ksq: ours[28],
+            extra: ours[29..32].try_into().unwrap(),
+        };
+        use bulletformat_crate::BulletFormat;
+        assert_eq!(theirs.score(), stm_score);
+        let stm_result = result.for_side(board.side_to_move());
+        assert_eq!(theirs.result(), f32::from(stm_result) / 2.0);
+        let features: Vec<(u8, u8)> = theirs.into_iter().collect();
+        assert_eq!(features.len() as u32, board.occupied().count());
+    }
+    assert!(blacks > 1000, "both sides to move are covered");
+}
+
+#[test]
+fn records_round_trip_over_random_games() {
+    let mut seen_black = false;
+    let mut seen_promoted = false;
+    let mut seen_partial_castling = false;
+    for (i, board) in random_positions(5000, 5).iter().enumerate() {
+        let result = [GameResult::WhiteWin, GameResult::Draw, GameResult::BlackWin][i % 3];
+        let score = (i as i16).wrapping_mul(37) % 3000;
+        let bytes = bulletformat::pack(board, score, result, i % 7 == 0).unwrap();
+        let sample = bulletformat::unpack(&bytes).unwrap();
+        for sq in Square::all() {
+            assert_eq!(sample.board.piece_on(sq), board.piece_on(sq));
+        }
+        assert_eq!(sample.board.side_to_move(), board.side_to_move());
+        assert_eq!(
+            sample.board.halfmove_clock(),
+            board.halfmove_clock().min(255)
+        );
+        assert_eq!(sample.score, score);
+        assert_eq!(sample.game_result(), result);
+        assert_eq!(sample.game_start, i % 7 == 0);
+        // Packing the decoded board again gives the same record.
+        assert_eq!(
+            bulletformat::pack(&sample.board, score, result, i % 7 == 0).unwrap(),
+            bytes
+        );
+        seen_black |= board.side_to_move() == Color::Black;
+        let white_pieces = board.color(Color::White).count();
+        let queens = board.kind(tarpon::chess::PieceType::Queen).count();
+        seen_promoted |= queens > 2 || (white_pieces == 16 && queens == 2);
+        seen_partial_castling |= board.castling_rights() != 0 && board.castling_rights() != 15;
+    }
+    assert!(seen_black && seen_promoted && seen_partial_castling);
+}
+
+/// Reads a datagen file and checks every record: a legal position not in check (the filter
+/// skips checks), no mate scores, and one result per game (games are marked by the
+/// game-start flag). Returns the games, each a list of records.
+fn read_games(path: &Path) -> Vec<Vec<Sample>> {
+    let bytes = std::fs::metadata(path).unwrap().len();
+    assert_eq!(bytes % RECORD_SIZE as u64, 0, "whole records only");
+    let records = bulletformat::read_records(path).unwrap();
+    assert_eq!(records.total(), bytes / RECORD_SIZE as u64);
+    let mut games: Vec<Vec<Sample>> = Vec::new();
+    for record in records {
+        let sample = record.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let board = &sample.board;
+        assert!(!board.in_check(), "{}", fen::to_fen(board));
+        assert!(!legal_moves(board).is_empty());
+        assert!((sample.score as i32).abs() < MATE_BOUND);
+        assert!(sample.result <= 2);
+        if sample.game_start {
+            games.push(Vec::new());
+        }
+        games
+            .last_mut()
+            .expect("the first record starts a game")
+            .push(sample);
+    }
+    for game in &games {
+        let result = game[0].game_result();
+        assert!(game.iter().all(|s| s.game_result() == result));
+        // A game's positions come in the order played: never fewer pieces before more.
+        for pair in game.windows(2) {
+            assert!(pair[0].board.occupied().count() >= pair[1].board.occupied().count());
+        }
+    }
+    games
+}
+
+/// The summary's count after `label` (e.g. "Games: 4 (..." gives 4).
+fn summary_number(out: &str, label: &str) -> u64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("no '{label}' line in {out}"));
+    line[label.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number in {line}"))
+}
+
+#[test]
+fn short_run_on_two_threads_writes_legal_consistent_records() {
+    let dir = scratch("run");
+    let path = dir.join("data.bin");
+    let out = datagen(&[
+        "--output",
+        path.to_str().unwrap(),
+        "--games",
+        "4",
+        "--nodes",
+        "500",
+        "--threads",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert_eq!(summary_number(&stdout, "Games: "), 4, "{stdout}");
+    let positions = summary_number(&stdout, "Positions written: ");
+    let games = read_games(&path);
+    assert!(!games.is_empty() && games.len() <= 4);
+    assert_eq!(games.iter().map(Vec::len).sum::<usize>() as u64, positions);
+    assert!(positions > 20, "{stdout}");
+    let sides = |color| {
+        games
+            .iter()
+            .flatten()
+            .any(|s| s.board.side_to_move() == color)
+    };
+    assert!(sides(Color::White) && sides(Color::Black));
+    assert!(stdout.contains("positions/s") && stdout.contains("games/s"));
+    assert!(stdout.contains("Average game length: "));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_thread_runs_repeat_exactly_and_two_threads_play_the_same_games() {
+    let dir = scratch("repeat");
+    let run = |name: &str, threads: &str| {
+        let path = dir.join(name);
+        let out = datagen(&[
+            "-o",
+            path.to_str().unwrap(),
+            "--games",
+            "3",
+            "--nodes",
+            "300",
+            "--threads",
+            threads,
+            "--seed",
+            "42",
+            "--max-plies",
+            "120",
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read(path).unwrap()
+    };
+    let first = run("a.bin", "1");
+    assert_eq!(first, run("b.bin", "1"));
+    // Two threads write the same games, perhaps in another order.
+    let games = |path: &str| {
+        let mut games: Vec<Vec<[u8; 32]>> = Vec::new();
+        for chunk in std::fs::read(dir.join(path)).unwrap().chunks(32) {
+            let record: [u8; 32] = chunk.try_into().unwrap();
+            if record[29] & bulletformat::FLAG_GAME_START != 0 {
+                games.push(Vec::new());
+            }
+            games.last_mut().unwrap().push(record);
+        }
+        games.sort();
+        games
+    };
+    run("c.bin", "2");
+    assert_eq!(games("a.bin"), games("c.bin"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_openings_and_append() {
+    let dir = scratch("book");
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 id \"open\";\n\
+         4k3/pppp4/8/8/8/8/4PPPP/4K3 b - - 0 30\n",
+    )
+    .unwrap();
+    let path = dir.join("data.bin");
+    let args = |seed: &'static str, append: bool| {
+        let mut args = vec![
+            "-o".to_string(),
+            path.to_str().unwrap().to_string(),
+            "--book".into(),
+            book.to_str().unwrap().into(),
+            "--random-plies".into(),
+            "0".into(),
+            "--games".into(),
+            "2".into(),
+            "--nodes".into(),
+            "300".into(),
+            "--seed".into(),
+            seed.into(),
+        ];
+        if append {
+            args.push("--append".into());
+        }
+        args
+    };
+    let run = |args: Vec<String>| {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        datagen(&refs)
+    };
+    let out = run(args("3", false));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = read_games(&path);
+    // With no random plies every game starts from a book position (White to move in the
+    // first, Black in the second), though its first record may come a few plies later.
+    for game in &games {
+        let pieces = game[0].board.occupied().count();
+        assert!(pieces <= 32 && (pieces <= 14 || pieces >= 28), "{pieces}");
+    }
+    let before = std::fs::read(&path).unwrap();
+    let size = before.len() as u64;
+    // Without --append an existing file is left alone.
+    let out = run(args("4", false));
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--append"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), size);
+    // With it the new games go after the old ones.
+    let out = run(args("4", true));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let after = std::fs::read(&path).unwrap();
+    assert!(after.len() > before.len());
+    assert_eq!(after[..before.len()], before[..]);
+    assert!(read_games(&path).len() > games.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_fail_with_a_helpful_message() {
+    let dir = scratch("bad");
+    let out_path = dir.join("x.bin");
+    let out = out_path.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--games", "4"], "--output"),
+        (vec!["-o", out, "--games", "0"], "--games"),
+        (vec!["-o", out, "--nodes", "0"], "--nodes"),
+        (vec!["-o", out, "--threads", "0"], "--threads"),
+        (vec!["-o", out, "--threads", "many"], "--threads"),
+        (vec!["-o", out, "--random-plies", "101"], "--random-plies"),
+        (vec!["-o", out, "--book", "/nonexistent/book.epd"], "book"),
+        (
+            vec!["-o", out, "--random-plies", "0"],
+            "every game is the same",
+        ),
+        (
+            vec!["-o", "/nonexistent/dir/x.bin", "--games", "1"],
+            "cannot write",
+        ),
+    ];
+    for (args, expected) in cases {
+        let result = datagen(&args);
+        let stderr = text(&result.stderr);
+        assert!(!result.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    // A book line that is not a position names the file and line.
+    let book = dir.join("bad.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnonsense\n",
+    )
+    .unwrap();
+    let result = datagen(&["-o", out, "--book", book.to_str().unwrap()]);
+    let stderr = text(&result.stderr);
+    assert!(!result.status.success());
+    assert!(stderr.contains("line 2"), "{stderr}");
+    // Nothing was created by the failed runs.
+    assert!(!out_path.exists());
+    // A file that is not whole records is not appended to.
+    std::fs::write(&out_path, [0u8; 33]).unwrap();
+    let result = datagen(&["-o", out, "--append", "--games", "1"]);
+    assert!(!result.status.success());
+    assert!(text(&result.stderr).contains("whole number"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn interrupted_run_keeps_whole_games_and_prints_the_summary() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = scratch("interrupt");
+    let path = dir.join("data.bin");
+    let child = Command::new(TARPON)
+        .args(["datagen", "-o", path.to_str().unwrap(), "--games", "100000"])
+        .args(["--nodes", "2000", "--threads", "2", "--seed", "9"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first games to be written, then press Ctrl-C.
+    let start = Instant::now();
+    while std::fs::metadata(&path).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no game written"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{stdout}{}",
+        text(&out.stderr)
+    );
+    assert!(stdout.contains("Interrupted"), "{stdout}");
+    let games = read_games(&path);
+    let counted = summary_number(&stdout, "Games: ");
+    assert!(counted >= 1 && games.len() as u64 <= counted, "{stdout}");
+    assert_eq!(
+        games.iter().map(Vec::len).sum::<usize>() as u64,
+        summary_number(&stdout, "Positions written: ")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_stops_the_run_with_an_error() {
+    let out = datagen(&["-o", "/dev/full", "--games", "3", "--nodes", "200"]);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("writing /dev/full failed"), "{stderr}");
+    assert!(text(&out.stdout).contains("Stopped early"));
+}
