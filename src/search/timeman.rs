@@ -23,6 +23,9 @@ pub struct Limits {
     pub mate: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
+    /// When the `go` command arrived. The clock runs from then, not from when the search
+    /// thread starts, which on a busy machine can be noticeably later.
+    pub received: Option<Instant>,
 }
 
 impl Limits {
@@ -82,14 +85,14 @@ impl TimeManager {
             clock_limits(time, limits.increment, limits.moves_to_go, overhead)
         } else {
             return TimeManager {
-                start: Instant::now(),
+                start: limits.received.unwrap_or_else(Instant::now),
                 soft: None,
                 hard: None,
                 fixed: false,
             };
         };
         TimeManager {
-            start: Instant::now(),
+            start: limits.received.unwrap_or_else(Instant::now),
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
             fixed: limits.move_time.is_some(),

@@ -456,7 +456,10 @@ impl Uci {
     /// Reads the `go` parameters. A malformed value is reported and ignored; the search
     /// still runs with the rest.
     fn parse_go(&self, args: &[&str]) -> (Limits, Vec<Move>) {
-        let mut limits = Limits::default();
+        let mut limits = Limits {
+            received: Some(std::time::Instant::now()),
+            ..Limits::default()
+        };
         let mut searchmoves = Vec::new();
         let white = self.position.side_to_move() == crate::chess::Color::White;
         let mut i = 0;
