@@ -209,6 +209,23 @@ impl Searcher<'_> {
                         picker.skip_quiets();
                         continue;
                     }
+                    // Futility pruning, judged at the depth this move would be searched to
+                    // after its late-move reduction. Not against a proven win in alpha: no
+                    // evaluation reaches it, and only a faster mate (often a quiet move) can.
+                    let lmr_depth = (depth
+                        - 1
+                        - self.lmr[depth.min(63) as usize][(moves_searched + 1).min(63)])
+                    .max(0);
+                    if !pv_node
+                        && !in_check
+                        && !checks
+                        && alpha < TB_WIN_BOUND
+                        && lmr_depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                    {
+                        picker.skip_quiets();
+                        continue;
+                    }
                     if depth <= SEE_PRUNE_MAX_DEPTH
                         && !see_ge(&self.pos, m, -SEE_QUIET_MARGIN * depth)
                     {

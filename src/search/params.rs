@@ -8,7 +8,8 @@
 //! +131 +- 60. At 25,000 nodes a move: IIR +19 +- 24 (600 games), SEE pruning +84 +- 33
 //! (292 games, SPRT [0, 10] accepted). Futility pruning of quiet moves (static eval plus
 //! 100 + 100 per ply below alpha skips the remaining quiets) measured -21 +- 53 (100 games,
-//! 2+0.02) and +2 +- 28 (394 games, 60,000 nodes): no gain shown, so it was removed.
+//! 2+0.02) and +2 +- 28 (394 games, 60,000 nodes); judged at the LMR-reduced depth and
+//! outside PV nodes instead, it scored +72 +- 31 (400 games at 10,000 nodes) and stays.
 
 /// Aspiration windows start this far either side of the previous iteration's score, from
 /// this depth on, and widen by half of themselves after each failure.
@@ -33,6 +34,14 @@ pub const NMP_VERIFY_DEPTH: i32 = 12;
 
 /// Internal iterative reduction: a node without a hash move is searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Futility pruning of quiet moves outside PV nodes: when the static evaluation plus
+/// `BASE + PER_DEPTH * d` cannot reach alpha, where `d` is the depth the move would get
+/// after its late-move reduction, no quiet move is likely to lift the score enough, and
+/// the remaining quiets are skipped.
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+pub const FUTILITY_BASE: i32 = 80;
+pub const FUTILITY_PER_DEPTH: i32 = 80;
 
 /// Late move pruning: after this many quiet moves (a function of depth), the rest are
 /// skipped; fewer when the position is not improving.
