@@ -176,8 +176,7 @@ impl Searcher<'_> {
                 None
             },
         ];
-        let countermove = self.histories.countermove(previous[0]);
-        let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, countermove, previous);
+        let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best_score = tb_floor;
@@ -366,8 +365,8 @@ impl Searcher<'_> {
         );
     }
 
-    /// A quiet move caused a beta cutoff: make it a killer and the countermove of the
-    /// previous move, raise its history and lower that of the quiet moves tried before it.
+    /// A quiet move caused a beta cutoff: make it a killer, raise its history and lower
+    /// that of the quiet moves tried before it.
     fn reward_quiet_cutoff(
         &mut self,
         ply: usize,
@@ -380,7 +379,6 @@ impl Searcher<'_> {
         if frame.killers[0] != m {
             frame.killers = [m, frame.killers[0]];
         }
-        self.histories.set_countermove(previous[0], m);
         let us = self.pos.side_to_move();
         let bonus = history::bonus(depth);
         let piece_to = |m: Move| PieceTo {

@@ -2,8 +2,7 @@
 //! - *quiet history*: by side, from-square and to-square, how often a quiet move caused a
 //!   beta cutoff (rewarded) or was tried before the move that did (punished);
 //! - *continuation history*: the same, but keyed by the piece and destination of the move
-//!   one or two plies earlier, which captures "this reply works against that move";
-//! - *countermove*: the quiet move that last refuted a given previous move.
+//!   one or two plies earlier, which captures "this reply works against that move".
 //!
 //! Killer moves live in the search stack, one pair per ply.
 
@@ -26,7 +25,6 @@ impl PieceTo {
 pub struct Histories {
     quiet: Vec<i16>,
     continuation: Vec<i16>,
-    countermove: Vec<Move>,
 }
 
 impl Default for Histories {
@@ -53,7 +51,6 @@ impl Histories {
         Histories {
             quiet: vec![0; 2 * 64 * 64],
             continuation: vec![0; 12 * 64 * 12 * 64],
-            countermove: vec![Move::NONE; 12 * 64],
         }
     }
 
@@ -61,7 +58,6 @@ impl Histories {
     pub fn clear(&mut self) {
         self.quiet.fill(0);
         self.continuation.fill(0);
-        self.countermove.fill(Move::NONE);
     }
 
     fn quiet_index(color: Color, m: Move) -> usize {
@@ -111,16 +107,6 @@ impl Histories {
                 &mut self.continuation[Self::continuation_index(*p, current)],
                 bonus,
             );
-        }
-    }
-
-    pub fn countermove(&self, previous: Option<PieceTo>) -> Move {
-        previous.map_or(Move::NONE, |p| self.countermove[p.index()])
-    }
-
-    pub fn set_countermove(&mut self, previous: Option<PieceTo>, m: Move) {
-        if let Some(p) = previous {
-            self.countermove[p.index()] = m;
         }
     }
 }

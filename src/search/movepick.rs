@@ -3,7 +3,7 @@
 //! hash move or a good capture, so the quiet moves of most nodes are never generated.
 //!
 //! Order: hash move; captures and promotions that do not lose material (by SEE), most
-//! valuable victim first; the two killers; the countermove; quiet moves by history;
+//! valuable victim first; the two killers; quiet moves by history;
 //! captures that lose material.
 
 use super::history::{Histories, PieceTo};
@@ -18,7 +18,6 @@ enum Stage {
     GoodNoisy,
     FirstKiller,
     SecondKiller,
-    Countermove,
     GenerateQuiet,
     Quiet,
     BadNoisy,
@@ -53,7 +52,6 @@ pub struct MovePicker {
     stage: Stage,
     hash_move: Move,
     killers: [Move; 2],
-    countermove: Move,
     /// The moves of the current group, their scores, and how many were handed out.
     moves: MoveList,
     scores: [i32; 256],
@@ -69,17 +67,11 @@ pub struct MovePicker {
 impl MovePicker {
     /// For the main search. `previous` are the moves one and two plies earlier, for
     /// continuation history.
-    pub fn new(
-        hash_move: Move,
-        killers: [Move; 2],
-        countermove: Move,
-        previous: [Option<PieceTo>; 2],
-    ) -> MovePicker {
+    pub fn new(hash_move: Move, killers: [Move; 2], previous: [Option<PieceTo>; 2]) -> MovePicker {
         MovePicker {
             stage: Stage::HashMove,
             hash_move,
             killers,
-            countermove,
             moves: MoveList::new(),
             scores: [0; 256],
             next: 0,
@@ -93,7 +85,7 @@ impl MovePicker {
 
     /// For quiescence search: captures and promotions, or every evasion when in check.
     pub fn quiescence(board: &Board, hash_move: Move) -> MovePicker {
-        let mut picker = MovePicker::new(hash_move, [Move::NONE; 2], Move::NONE, [None; 2]);
+        let mut picker = MovePicker::new(hash_move, [Move::NONE; 2], [None; 2]);
         picker.noisy_only = true;
         if board.in_check() {
             picker.stage = Stage::GenerateEvasions;
@@ -126,7 +118,7 @@ impl MovePicker {
         Some(self.moves[self.next - 1])
     }
 
-    /// A killer or countermove is played only if it is a legal quiet move here and not
+    /// A killer is played only if it is a legal quiet move here and not
     /// one already handed out.
     fn usable_quiet(&self, board: &Board, m: Move, earlier: &[Move]) -> bool {
         m.is_some()
@@ -181,16 +173,9 @@ impl MovePicker {
                     }
                 }
                 Stage::SecondKiller => {
-                    self.stage = Stage::Countermove;
+                    self.stage = Stage::GenerateQuiet;
                     let m = self.killers[1];
                     if !self.skip_quiets && self.usable_quiet(board, m, &[self.killers[0]]) {
-                        return Some(m);
-                    }
-                }
-                Stage::Countermove => {
-                    self.stage = Stage::GenerateQuiet;
-                    let m = self.countermove;
-                    if !self.skip_quiets && self.usable_quiet(board, m, &self.killers) {
                         return Some(m);
                     }
                 }
@@ -216,10 +201,7 @@ impl MovePicker {
                         continue;
                     }
                     match self.pick_best() {
-                        Some(m)
-                            if m == self.hash_move
-                                || self.killers.contains(&m)
-                                || m == self.countermove => {}
+                        Some(m) if m == self.hash_move || self.killers.contains(&m) => {}
                         Some(m) => return Some(m),
                         None => self.stage = Stage::BadNoisy,
                     }

@@ -10,6 +10,8 @@
 //! 100 + 100 per ply below alpha skips the remaining quiets) measured -21 +- 53 (100 games,
 //! 2+0.02) and +2 +- 28 (394 games, 60,000 nodes); judged at the LMR-reduced depth and
 //! outside PV nodes instead, it scored +72 +- 31 (400 games at 10,000 nodes) and stays.
+//! Move ordering by countermove (the quiet move that last refuted the previous move,
+//! tried after the killers) measured -11 +- 30 (400 games at 10,000 nodes) and was removed.
 
 /// Aspiration windows start this far either side of the previous iteration's score, from
 /// this depth on, and widen by half of themselves after each failure.
