@@ -7,7 +7,7 @@ use common::Rng;
 use tarpon::chess::fen::{self, START_FEN};
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
 use tarpon::chess::{Board, Color};
-use tarpon::eval::{self, psqt};
+use tarpon::eval::{self, EvalCache, MAX_PHASE};
 
 fn board(text: &str) -> Board {
     fen::parse(text, false).unwrap_or_else(|e| panic!("bad test FEN {text}: {e}"))
@@ -122,13 +122,13 @@ fn colour_flip_gives_the_same_score_for_the_side_to_move() {
         let flipped_text = flip_fen(text);
         let flipped = board(&flipped_text);
         assert_eq!(
-            eval::evaluate(&b),
-            eval::evaluate(&flipped),
+            eval::evaluate_without_cache(&b),
+            eval::evaluate_without_cache(&flipped),
             "{text} vs its mirror {flipped_text}"
         );
         assert_eq!(
-            eval::evaluate_white(&b),
-            -eval::evaluate_white(&flipped),
+            eval::evaluate_white(&b, &mut EvalCache::new()),
+            -eval::evaluate_white(&flipped, &mut EvalCache::new()),
             "{text}"
         );
         assert_eq!(eval::phase(&b), eval::phase(&flipped), "{text}");
@@ -138,10 +138,10 @@ fn colour_flip_gives_the_same_score_for_the_side_to_move() {
 #[test]
 fn start_position_is_level() {
     let b = board(START_FEN);
-    assert_eq!(eval::evaluate(&b), 0);
+    assert_eq!(eval::evaluate_without_cache(&b), 0);
     let black_to_move = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
-    assert_eq!(eval::evaluate(&black_to_move), 0);
-    assert_eq!(eval::phase(&b), psqt::MAX_PHASE);
+    assert_eq!(eval::evaluate_without_cache(&black_to_move), 0);
+    assert_eq!(eval::phase(&b), MAX_PHASE);
 }
 
 #[test]
@@ -149,10 +149,16 @@ fn score_is_from_the_side_to_move() {
     // After 1.e4 the pawn stands better than on e2: good for White, so bad for Black,
     // who is to move.
     let b = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-    assert!(eval::evaluate_white(&b) > 0);
-    assert_eq!(eval::evaluate(&b), -eval::evaluate_white(&b));
+    assert!(eval::evaluate_white(&b, &mut EvalCache::new()) > 0);
+    assert_eq!(
+        eval::evaluate_without_cache(&b),
+        -eval::evaluate_white(&b, &mut EvalCache::new())
+    );
     let w = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
-    assert_eq!(eval::evaluate(&w), eval::evaluate_white(&w));
+    assert_eq!(
+        eval::evaluate_without_cache(&w),
+        eval::evaluate_white(&w, &mut EvalCache::new())
+    );
 }
 
 #[test]
@@ -163,23 +169,23 @@ fn tables_are_oriented_for_tarpon_squares() {
     // g8 reads its mirrored square g1 = -24, and counts against White.
     let b = board("6k1/8/8/8/8/8/4P3/4K3 w - - 0 1");
     assert_eq!(eval::phase(&b), 0);
-    assert_eq!(eval::evaluate(&b), 94 + 13 - 28 + 24);
+    assert_eq!(eval::evaluate_without_cache(&b), 94 + 13 - 28 + 24);
     // Kings on mirrored squares cancel.
     let b = board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
-    assert_eq!(eval::evaluate(&b), 94 + 13);
+    assert_eq!(eval::evaluate_without_cache(&b), 94 + 13);
 
     // A pawn about to promote is worth far more than one at home, for either colour.
     let near = board("8/P7/8/8/8/8/8/K6k w - - 0 1");
     let home = board("8/8/8/8/8/8/P7/K6k w - - 0 1");
-    assert!(eval::evaluate(&near) > eval::evaluate(&home) + 100);
+    assert!(eval::evaluate_without_cache(&near) > eval::evaluate_without_cache(&home) + 100);
     let near = board("k6K/8/8/8/8/8/p7/8 b - - 0 1");
     let home = board("k6K/p7/8/8/8/8/8/8 b - - 0 1");
-    assert!(eval::evaluate(&near) > eval::evaluate(&home) + 100);
+    assert!(eval::evaluate_without_cache(&near) > eval::evaluate_without_cache(&home) + 100);
 
     // Middlegame: a knight in the centre beats one in the corner.
     let centre = board("rnbqkbnr/pppppppp/8/8/3N4/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
     let corner = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBNR w Kkq - 0 1");
-    assert!(eval::evaluate(&centre) > eval::evaluate(&corner));
+    assert!(eval::evaluate_without_cache(&centre) > eval::evaluate_without_cache(&corner));
 }
 
 #[test]
@@ -194,17 +200,17 @@ fn material_dominates() {
     ];
     for text in cases {
         let b = board(text);
-        let white = eval::evaluate_white(&b);
+        let white = eval::evaluate_white(&b, &mut EvalCache::new());
         assert!(white > 700, "{text}: {white}");
         let expected = match b.side_to_move() {
             Color::White => white,
             Color::Black => -white,
         };
-        assert_eq!(eval::evaluate(&b), expected, "{text}");
+        assert_eq!(eval::evaluate_without_cache(&b), expected, "{text}");
     }
     // Black a rook up.
     let b = board("r3k3/8/8/8/8/8/8/4K3 b - - 0 1");
-    assert!(eval::evaluate(&b) > 400);
+    assert!(eval::evaluate_without_cache(&b) > 400);
 }
 
 #[test]
@@ -219,8 +225,8 @@ fn phase_endpoints() {
     assert_eq!(eval::phase(&board("r3k3/8/8/8/8/8/8/1N2K3 w - - 0 1")), 3);
     // Promoted queens would add up to 4 * 9 + ... per side: the phase stays clamped.
     let many = board("qqqqkqqq/8/8/8/8/8/8/QQQQKQQQ w - - 0 1");
-    assert_eq!(eval::phase(&many), psqt::MAX_PHASE);
-    let _ = eval::evaluate(&many);
+    assert_eq!(eval::phase(&many), MAX_PHASE);
+    let _ = eval::evaluate_without_cache(&many);
 
     // At the endpoints the blend is exactly one of the two scores.
     assert_eq!(eval::taper(100, -50, 24), 100);
@@ -241,15 +247,15 @@ fn trace_agrees_with_evaluate() {
         let trace = eval::trace(&b);
         let last = trace.lines().last().expect("trace has lines");
         let white = match b.side_to_move() {
-            Color::White => eval::evaluate(&b),
-            Color::Black => -eval::evaluate(&b),
+            Color::White => eval::evaluate_without_cache(&b),
+            Color::Black => -eval::evaluate_without_cache(&b),
         };
         assert_eq!(
             last,
             format!("Final evaluation: {white} (white side)"),
             "{text}"
         );
-        assert_eq!(eval::breakdown(&b).white_score(), white, "{text}");
+        assert_eq!(eval::traced(&b).blend.white, white, "{text}");
     }
 }
 
@@ -283,8 +289,8 @@ fn trace_shows_terms_and_phase() {
 fn evaluation_is_deterministic_and_bounded() {
     for text in sample_positions() {
         let b = board(&text);
-        let s = eval::evaluate(&b);
-        assert_eq!(s, eval::evaluate(&b));
+        let s = eval::evaluate_without_cache(&b);
+        assert_eq!(s, eval::evaluate_without_cache(&b));
         assert!(s.abs() < 20_000, "{text}: {s}");
     }
 }

@@ -1,47 +1,107 @@
-//! Static evaluation.
+//! Static evaluation: a tapered evaluation whose weights `tarpon tune` will fit to game
+//! results.
 //!
-//! For now Tarpon evaluates a position by material plus piece-square tables, each with a
-//! middlegame and an endgame value, blended by the game phase ("tapered" evaluation). The
-//! numbers live in [`psqt`]. Everything else in the engine only calls [`evaluate`] (and
-//! [`trace`] for the `eval` command), so a fuller evaluation can later replace the body
-//! without touching its callers.
+//! Every term adds a middlegame/endgame pair ([`S`]) to the side that has the feature; so
+//! far the terms are material and piece-square tables (PeSTO's numbers). At the end the two
+//! halves are blended by the game phase ([`taper`]) and returned from the side to move's
+//! point of view. There is no side-to-move (tempo) bonus yet: the start position scores 0.
 //!
-//! There is no side-to-move (tempo) bonus: the score of a position and of its colour-flipped
-//! mirror are exactly equal, and the start position scores 0.
+//! The numbers are in [`weights`] (a generated file) and described in [`params`]. The
+//! evaluation is generic over a [`Tracer`] that is told every weight used and how often:
+//! the engine passes [`NoTrace`], whose empty methods compile away, while the `eval`
+//! table and the tuner pass a [`Trace`] that records the coefficients.
+//!
+//! The evaluation is exactly colour-symmetric: every term is computed the same way for
+//! either colour in colour-relative terms, and every division rounds towards zero, so a
+//! position and its colour-flipped mirror get the same score for the side to move.
 
-pub mod psqt;
+pub mod params;
+mod tapered;
+pub mod trace;
+pub mod weights;
 
-use crate::chess::{Board, Color, PieceType};
-use psqt::{EG_PST, EG_VALUE, MAX_PHASE, MG_PST, MG_VALUE, PHASE_WEIGHT};
-use std::fmt::Write;
+pub use tapered::S;
+pub use trace::{Trace, trace, traced};
+
+use crate::chess::{Board, Color, PieceType, Square};
+use params::{Weight, w};
+
+/// How much each piece type contributes to the game phase: minors 1, rooks 2, queens 4.
+/// The full starting set adds up to [`MAX_PHASE`].
+pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+/// The phase of the starting position, and the clamp for positions with promoted pieces.
+/// Phase `MAX_PHASE` is pure middlegame, phase 0 pure endgame.
+pub const MAX_PHASE: i32 = 24;
+
+/// Receives every weight the evaluation uses: `add(color, index, count)` means the weight
+/// with flat index `index` ([`params`]) was counted `count` times for `color` (for a
+/// `finish` gets the final blend.
+pub trait Tracer {
+    fn add(&mut self, color: Color, index: usize, count: i32);
+    fn finish(&mut self, result: &Blend);
+}
+
+/// The engine's tracer: records nothing, and compiles to nothing.
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Color, _: usize, _: i32) {}
+    #[inline(always)]
+    fn finish(&mut self, _: &Blend) {}
+}
+
+/// How the final score came out of the middlegame and endgame totals.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Blend {
+    /// White's total minus Black's.
+    pub total: S,
+    pub phase: i32,
+    /// The final score from White's point of view: [`taper`] of `total` by `phase`.
+    pub white: i32,
+}
+
+/// Per-thread evaluation state. Each search thread owns one; it is empty for now and will
+/// hold the pawn hash table.
+#[derive(Default)]
+pub struct EvalCache {}
+
+impl EvalCache {
+    pub fn new() -> EvalCache {
+        EvalCache::default()
+    }
+}
 
 /// The score of the position in centipawns from the side to move's point of view
 /// (positive: good for the side to move).
 #[inline]
-pub fn evaluate(board: &Board) -> i32 {
-    let white = evaluate_white(board);
+pub fn evaluate(board: &Board, cache: &mut EvalCache) -> i32 {
+    from_side_to_move(board, evaluate_white(board, cache))
+}
+
+/// The score in centipawns from White's point of view, whoever is to move.
+pub fn evaluate_white(board: &Board, _cache: &mut EvalCache) -> i32 {
+    run(board, &mut NoTrace)
+}
+
+/// [`evaluate`] for callers that evaluate a single position and keep no cache.
+pub fn evaluate_without_cache(board: &Board) -> i32 {
+    from_side_to_move(board, run(board, &mut NoTrace))
+}
+
+fn from_side_to_move(board: &Board, white: i32) -> i32 {
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
     }
 }
 
-/// The score in centipawns from White's point of view, whoever is to move.
-pub fn evaluate_white(board: &Board) -> i32 {
-    let (mut mg, mut eg) = (0, 0);
-    for kind in PieceType::ALL {
-        for sq in board.pieces(Color::White, kind) {
-            let [m, e] = psqt::piece_square(Color::White, kind, sq);
-            mg += m;
-            eg += e;
-        }
-        for sq in board.pieces(Color::Black, kind) {
-            let [m, e] = psqt::piece_square(Color::Black, kind, sq);
-            mg -= m;
-            eg -= e;
-        }
-    }
-    taper(mg, eg, phase(board))
+/// The evaluation proper, from White's point of view.
+fn run<T: Tracer>(board: &Board, t: &mut T) -> i32 {
+    let mut e = Eval::new(board, t);
+    e.material_and_squares();
+    e.blend()
 }
 
 /// The game phase: 24 (`MAX_PHASE`) with all minor and major pieces on the board, falling
@@ -67,141 +127,86 @@ pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
     (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
-/// A middlegame/endgame pair of scores.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tapered {
-    pub mg: i32,
-    pub eg: i32,
+/// The entry of a piece-square table (laid out a8-first from White's side, as printed in
+/// `weights.rs`) for a piece of `color` on `sq`.
+#[inline(always)]
+pub const fn table_index(color: Color, sq: Square) -> usize {
+    match color {
+        // Flip the rank: Tarpon's a1 (0) is the printed table's last row (56).
+        Color::White => sq.index() ^ 56,
+        // Black's a8 plays the role of White's a1; mirrored then flipped, the two flips
+        // cancel and the square indexes the table directly.
+        Color::Black => sq.index(),
+    }
 }
 
-impl Tapered {
-    fn add(&mut self, mg: i32, eg: i32) {
-        self.mg += mg;
-        self.eg += eg;
-    }
+/// The running state of one evaluation: the score of each side so far.
+pub struct Eval<'a, T: Tracer> {
+    pub board: &'a Board,
+    t: &'a mut T,
+    /// Each colour's total so far, from its own point of view.
+    pub score: [S; 2],
+}
 
-    fn minus(self, other: Tapered) -> Tapered {
-        Tapered {
-            mg: self.mg - other.mg,
-            eg: self.eg - other.eg,
+impl<'a, T: Tracer> Eval<'a, T> {
+    fn new(board: &'a Board, t: &'a mut T) -> Eval<'a, T> {
+        Eval {
+            board,
+            t,
+            score: [S::ZERO; 2],
         }
     }
-}
 
-/// The evaluation split into its terms, each counted for both colours from that colour's
-/// own point of view (the `eval` command's table).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Breakdown {
-    /// Piece values, `[colour]`.
-    pub material: [Tapered; 2],
-    /// Piece-square bonuses, `[colour][piece type]`.
-    pub pst: [[Tapered; 6]; 2],
-    /// See [`phase`].
-    pub phase: i32,
-}
-
-impl Breakdown {
-    /// Everything one colour has: material plus all its piece-square bonuses.
-    pub fn side_total(&self, color: Color) -> Tapered {
-        let mut total = self.material[color.index()];
-        for t in self.pst[color.index()] {
-            total.add(t.mg, t.eg);
-        }
-        total
+    /// Counts weight `w` `n` times for `color`.
+    #[inline(always)]
+    pub fn add(&mut self, color: Color, w: Weight, n: i32) {
+        self.score[color.index()] += w.value * n;
+        self.t.add(color, w.index, n);
     }
 
-    /// The blended score from White's point of view; equals [`evaluate_white`].
-    pub fn white_score(&self) -> i32 {
-        let diff = self
-            .side_total(Color::White)
-            .minus(self.side_total(Color::Black));
-        taper(diff.mg, diff.eg, self.phase)
-    }
-}
-
-/// Computes the evaluation term by term. Slower than [`evaluate`], which sums the same
-/// numbers from a combined table; the tests check the two agree.
-pub fn breakdown(board: &Board) -> Breakdown {
-    let mut b = Breakdown {
-        phase: phase(board),
-        ..Breakdown::default()
-    };
-    for color in Color::ALL {
-        for kind in PieceType::ALL {
-            let k = kind.index();
-            for sq in board.pieces(color, kind) {
-                let i = psqt::table_index(color, sq);
-                b.material[color.index()].add(MG_VALUE[k], EG_VALUE[k]);
-                b.pst[color.index()][k].add(MG_PST[k][i], EG_PST[k][i]);
+    /// Material and piece-square bonuses of every piece.
+    fn material_and_squares(&mut self) {
+        for color in Color::ALL {
+            for kind in PieceType::ALL {
+                let pieces = self.board.pieces(color, kind);
+                if kind != PieceType::King {
+                    self.add(color, w!(PIECE_VALUE[kind.index()]), pieces.count() as i32);
+                }
+                for sq in pieces {
+                    self.add(color, square_weight(kind, table_index(color, sq)), 1);
+                }
             }
         }
     }
-    b
+
+    /// Blends the totals into the final score from White's point of view.
+    fn blend(self) -> i32 {
+        let total = self.score[0] - self.score[1];
+        let phase = phase(self.board);
+        let white = taper(total.mg(), total.eg(), phase);
+        self.t.finish(&Blend {
+            total,
+            phase,
+            white,
+        });
+        white
+    }
 }
 
-/// A human-readable table of the evaluation for the `eval` command: each term's
-/// middlegame and endgame values for White, Black and their difference, then the phase
-/// and the blended score. The last line is always
-/// `Final evaluation: <cp> (white side)`, `<cp>` being [`evaluate`] seen from White
-/// ([`evaluate_white`]); there is no newline after it.
-pub fn trace(board: &Board) -> String {
-    let b = breakdown(board);
-    let mut out = String::new();
-    let rule = format!("{:-<16}+{:-<15}+{:-<15}+{:-<15}\n", "", "", "", "");
-    let header = format!(
-        "{:>15} | {:^13} | {:^13} | {:^13}",
-        "Term", "White", "Black", "White-Black"
-    );
-    let _ = writeln!(out, "{}", header.trim_end());
-    let _ = writeln!(
-        out,
-        "{:>15} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-        "", "MG", "EG", "MG", "EG", "MG", "EG"
-    );
-    out.push_str(&rule);
-    let row = |out: &mut String, name: &str, w: Tapered, bl: Tapered| {
-        let d = w.minus(bl);
-        let _ = writeln!(
-            out,
-            "{:>15} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-            name, w.mg, w.eg, bl.mg, bl.eg, d.mg, d.eg
-        );
-    };
-    row(&mut out, "Material", b.material[0], b.material[1]);
-    let names = [
-        "Pawn PST",
-        "Knight PST",
-        "Bishop PST",
-        "Rook PST",
-        "Queen PST",
-        "King PST",
-    ];
-    for (k, name) in names.iter().enumerate() {
-        row(&mut out, name, b.pst[0][k], b.pst[1][k]);
+/// The piece-square weight of a piece of `kind` on table entry `i`.
+#[inline(always)]
+fn square_weight(kind: PieceType, i: usize) -> Weight {
+    match kind {
+        PieceType::Pawn => w!(PAWN_PST[i]),
+        PieceType::Knight => w!(KNIGHT_PST[i]),
+        PieceType::Bishop => w!(BISHOP_PST[i]),
+        PieceType::Rook => w!(ROOK_PST[i]),
+        PieceType::Queen => w!(QUEEN_PST[i]),
+        PieceType::King => w!(KING_PST[i]),
     }
-    out.push_str(&rule);
-    let (w, bl) = (b.side_total(Color::White), b.side_total(Color::Black));
-    row(&mut out, "Total", w, bl);
-    let d = w.minus(bl);
-    // The fast path is the one the engine uses; the breakdown must agree with it.
-    let white = evaluate_white(board);
-    debug_assert_eq!(white, b.white_score());
-    let _ = writeln!(
-        out,
-        "\nPhase: {} / {max} ({max} = middlegame, 0 = endgame)",
-        b.phase,
-        max = MAX_PHASE
-    );
-    let _ = writeln!(
-        out,
-        "Tapered: ({} * {} + {} * {}) / {} = {}",
-        d.mg,
-        b.phase,
-        d.eg,
-        MAX_PHASE - b.phase,
-        MAX_PHASE,
-        white
-    );
-    let _ = write!(out, "\nFinal evaluation: {white} (white side)");
-    out
+}
+
+/// Evaluates with tracer `t`.
+pub(crate) fn run_traced<T: Tracer>(board: &Board, t: &mut T) -> i32 {
+    run(board, t)
 }

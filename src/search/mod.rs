@@ -19,6 +19,7 @@ pub mod tt;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::to_uci;
 use crate::chess::{Move, Position};
+use crate::eval::EvalCache;
 use history::{Histories, PieceTo};
 use params::*;
 use score::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -134,6 +135,8 @@ pub struct Searcher<'a> {
     /// Null-move pruning is disabled below this ply while a null-move cut is verified.
     nmp_min_ply: usize,
     lmr: Vec<[i32; 64]>,
+    /// This search's own evaluation state (the pawn hash table).
+    eval_cache: EvalCache,
 }
 
 /// Searches `pos` within `limits` and returns the best move. Reports `info` lines on
@@ -194,6 +197,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             nmp_min_ply: 0,
             lmr: lmr_table(),
+            eval_cache: EvalCache::new(),
         }
     }
 
