@@ -1,10 +1,12 @@
-//! Static evaluation: a tapered evaluation whose weights `tarpon tune` will fit to game
-//! results.
+//! Static evaluation: a tapered, hand-crafted evaluation whose weights `tarpon tune` fits
+//! to game results.
 //!
-//! Every term adds a middlegame/endgame pair ([`S`]) to the side that has the feature; so
-//! far the terms are material and piece-square tables (PeSTO's numbers). At the end the two
-//! halves are blended by the game phase ([`taper`]) and returned from the side to move's
-//! point of view. There is no side-to-move (tempo) bonus yet: the start position scores 0.
+//! Every term adds a middlegame/endgame pair ([`S`]) to the side that has the feature:
+//! material and piece-square tables, pawn structure ([`pawns`]), piece activity
+//! ([`pieces`]), king safety ([`king`]), threats, space and tempo ([`threats`]) and mating
+//! patterns ([`endgame`]). At the end the two halves are blended by the game phase
+//! ([`taper`]), scaled down in drawish endings ([`endgame::scale_factor`]) and as the
+//! fifty-move counter runs up, and returned from the side to move's point of view.
 //!
 //! The numbers are in [`weights`] (a generated file) and described in [`params`]. The
 //! evaluation is generic over a [`Tracer`] that is told every weight used and how often:
@@ -15,16 +17,24 @@
 //! either colour in colour-relative terms, and every division rounds towards zero, so a
 //! position and its colour-flipped mirror get the same score for the side to move.
 
+pub mod endgame;
+pub mod king;
+pub mod masks;
 pub mod params;
+pub mod pawns;
+pub mod pieces;
 mod tapered;
+pub mod threats;
 pub mod trace;
 pub mod weights;
 
 pub use tapered::S;
 pub use trace::{Trace, trace, traced};
 
-use crate::chess::{Board, Color, PieceType, Square};
+use crate::chess::attacks::king_attacks;
+use crate::chess::{Bitboard, Board, Color, PieceType, Square};
 use params::{Weight, w};
+use pawns::{PawnEntry, PawnTable};
 
 /// How much each piece type contributes to the game phase: minors 1, rooks 2, queens 4.
 /// The full starting set adds up to [`MAX_PHASE`].
@@ -34,11 +44,28 @@ pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Phase `MAX_PHASE` is pure middlegame, phase 0 pure endgame.
 pub const MAX_PHASE: i32 = 24;
 
+/// Scale factors are fractions of this (see [`endgame::scale_factor`]).
+pub const SCALE_MAX: i32 = 64;
+
+/// The fifty-move scaling multiplies the score by `(FIFTY_MOVE_BASE - clock) / FIFTY_MOVE_BASE`
+/// (clock in plies, at most 100): nothing changes at a fresh capture or pawn move, and the
+/// score is halved when a draw can be claimed. The shrinking tells the search that an
+/// advantage it cannot turn into progress is worth less and less.
+pub const FIFTY_MOVE_BASE: i32 = 200;
+
+/// Static scores stay well inside the range of real (non-mate) search scores.
+pub const EVAL_LIMIT: i32 = 10_000;
+
 /// Receives every weight the evaluation uses: `add(color, index, count)` means the weight
 /// with flat index `index` ([`params`]) was counted `count` times for `color` (for a
-/// `finish` gets the final blend.
+/// [`params::Kind::Danger`] weight: towards the danger of `color`'s king). `finish` gets
+/// the final blend.
 pub trait Tracer {
+    /// Whether anything is recorded. When not, the pawn hash table may be used (a cached
+    /// entry cannot replay the weights that made it).
+    const ACTIVE: bool;
     fn add(&mut self, color: Color, index: usize, count: i32);
+    fn king_danger(&mut self, color: Color, danger: S, penalty: S);
     fn finish(&mut self, result: &Blend);
 }
 
@@ -46,8 +73,11 @@ pub trait Tracer {
 pub struct NoTrace;
 
 impl Tracer for NoTrace {
+    const ACTIVE: bool = false;
     #[inline(always)]
     fn add(&mut self, _: Color, _: usize, _: i32) {}
+    #[inline(always)]
+    fn king_danger(&mut self, _: Color, _: S, _: S) {}
     #[inline(always)]
     fn finish(&mut self, _: &Blend) {}
 }
@@ -55,17 +85,26 @@ impl Tracer for NoTrace {
 /// How the final score came out of the middlegame and endgame totals.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Blend {
-    /// White's total minus Black's.
+    /// White's total minus Black's, king danger included.
     pub total: S,
     pub phase: i32,
-    /// The final score from White's point of view: [`taper`] of `total` by `phase`.
+    /// [`taper`] of `total` by `phase`.
+    pub tapered: i32,
+    /// The scale factor (out of [`SCALE_MAX`]) that would apply if White, or Black, were
+    /// the stronger side; the sign of `tapered` picks one.
+    pub scale_if: [i32; 2],
+    pub scale: i32,
+    /// The halfmove clock, capped at 100.
+    pub halfmove: i32,
+    /// The final score from White's point of view.
     pub white: i32,
 }
 
-/// Per-thread evaluation state. Each search thread owns one; it is empty for now and will
-/// hold the pawn hash table.
+/// Per-thread evaluation state: the pawn hash table. Each search thread owns one.
 #[derive(Default)]
-pub struct EvalCache {}
+pub struct EvalCache {
+    pawns: PawnTable,
+}
 
 impl EvalCache {
     pub fn new() -> EvalCache {
@@ -81,13 +120,15 @@ pub fn evaluate(board: &Board, cache: &mut EvalCache) -> i32 {
 }
 
 /// The score in centipawns from White's point of view, whoever is to move.
-pub fn evaluate_white(board: &Board, _cache: &mut EvalCache) -> i32 {
-    run(board, &mut NoTrace)
+pub fn evaluate_white(board: &Board, cache: &mut EvalCache) -> i32 {
+    let pawns = cache.pawns.get(board);
+    run(board, pawns, &mut NoTrace)
 }
 
 /// [`evaluate`] for callers that evaluate a single position and keep no cache.
 pub fn evaluate_without_cache(board: &Board) -> i32 {
-    from_side_to_move(board, run(board, &mut NoTrace))
+    let pawns = pawns::compute(board, &mut NoTrace);
+    from_side_to_move(board, run(board, pawns, &mut NoTrace))
 }
 
 fn from_side_to_move(board: &Board, white: i32) -> i32 {
@@ -97,10 +138,16 @@ fn from_side_to_move(board: &Board, white: i32) -> i32 {
     }
 }
 
-/// The evaluation proper, from White's point of view.
-fn run<T: Tracer>(board: &Board, t: &mut T) -> i32 {
-    let mut e = Eval::new(board, t);
+/// The evaluation proper, from White's point of view, given the pawn entry (which the
+/// caller computed with the same tracer, or took from the cache when not tracing).
+fn run<T: Tracer>(board: &Board, pawns: PawnEntry, t: &mut T) -> i32 {
+    let mut e = Eval::new(board, pawns, t);
     e.material_and_squares();
+    pieces::evaluate(&mut e);
+    king::evaluate(&mut e);
+    pawns::passed(&mut e);
+    threats::evaluate(&mut e);
+    endgame::mating(&mut e);
     e.blend()
 }
 
@@ -140,21 +187,55 @@ pub const fn table_index(color: Color, sq: Square) -> usize {
     }
 }
 
-/// The running state of one evaluation: the score of each side so far.
+/// The running state of one evaluation: the score of each side so far, the danger to
+/// each king, and the attack maps that later terms consult.
 pub struct Eval<'a, T: Tracer> {
     pub board: &'a Board,
     t: &'a mut T,
     /// Each colour's total so far, from its own point of view.
     pub score: [S; 2],
+    /// The danger inputs against each colour's king (see `king.rs`).
+    pub danger: [S; 2],
+    pub pawns: PawnEntry,
+    pub king: [Square; 2],
+    /// Squares attacked by each colour, by each of its piece types, and at least twice.
+    pub attacked: [Bitboard; 2],
+    pub attacked_by: [[Bitboard; 6]; 2],
+    pub attacked_twice: [Bitboard; 2],
+    /// The squares around each king that attacks are counted on.
+    pub king_zone: [Bitboard; 2],
 }
 
 impl<'a, T: Tracer> Eval<'a, T> {
-    fn new(board: &'a Board, t: &'a mut T) -> Eval<'a, T> {
-        Eval {
+    fn new(board: &'a Board, pawns: PawnEntry, t: &'a mut T) -> Eval<'a, T> {
+        let king = [
+            board.king_square(Color::White),
+            board.king_square(Color::Black),
+        ];
+        let mut e = Eval {
             board,
             t,
-            score: [S::ZERO; 2],
+            score: [pawns.score[0], pawns.score[1]],
+            danger: [S::ZERO; 2],
+            pawns,
+            king,
+            attacked: [Bitboard::EMPTY; 2],
+            attacked_by: [[Bitboard::EMPTY; 6]; 2],
+            attacked_twice: [Bitboard::EMPTY; 2],
+            king_zone: [Bitboard::EMPTY; 2],
+        };
+        for color in Color::ALL {
+            let c = color.index();
+            let around_king = king_attacks(king[c]);
+            let pawn_attacks = pawns.attacks[c];
+            e.attacked_by[c][PieceType::Pawn.index()] = pawn_attacks;
+            e.attacked_by[c][PieceType::King.index()] = around_king;
+            e.attacked[c] = pawn_attacks | around_king;
+            e.attacked_twice[c] = pawns.double_attacks[c] | (pawn_attacks & around_king);
+            let zone = around_king.with(king[c]);
+            e.king_zone[c] = zone | masks::forward(color, zone);
         }
+        e
     }
 
     /// Counts weight `w` `n` times for `color`.
@@ -162,6 +243,22 @@ impl<'a, T: Tracer> Eval<'a, T> {
     pub fn add(&mut self, color: Color, w: Weight, n: i32) {
         self.score[color.index()] += w.value * n;
         self.t.add(color, w.index, n);
+    }
+
+    /// Counts danger weight `w` `n` times against `color`'s king.
+    #[inline(always)]
+    pub fn add_danger(&mut self, color: Color, w: Weight, n: i32) {
+        self.danger[color.index()] += w.value * n;
+        self.t.add(color, w.index, n);
+    }
+
+    /// Records `attacks` of a piece of `color` and `kind` in the attack maps.
+    #[inline(always)]
+    pub fn record_attacks(&mut self, color: Color, kind: PieceType, attacks: Bitboard) {
+        let c = color.index();
+        self.attacked_twice[c] |= self.attacked[c] & attacks;
+        self.attacked[c] |= attacks;
+        self.attacked_by[c][kind.index()] |= attacks;
     }
 
     /// Material and piece-square bonuses of every piece.
@@ -179,14 +276,36 @@ impl<'a, T: Tracer> Eval<'a, T> {
         }
     }
 
+    /// Passes the king-safety result to the tracer.
+    pub fn trace_king_danger(&mut self, color: Color, danger: S, penalty: S) {
+        self.t.king_danger(color, danger, penalty);
+    }
+
     /// Blends the totals into the final score from White's point of view.
     fn blend(self) -> i32 {
         let total = self.score[0] - self.score[1];
         let phase = phase(self.board);
-        let white = taper(total.mg(), total.eg(), phase);
+        let tapered = taper(total.mg(), total.eg(), phase);
+        let scale_if = [
+            endgame::scale_factor(self.board, Color::White),
+            endgame::scale_factor(self.board, Color::Black),
+        ];
+        let scale = if tapered >= 0 {
+            scale_if[0]
+        } else {
+            scale_if[1]
+        };
+        let halfmove = (self.board.halfmove_clock() as i32).min(100);
+        let scaled = tapered * scale / SCALE_MAX;
+        let white = (scaled * (FIFTY_MOVE_BASE - halfmove) / FIFTY_MOVE_BASE)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         self.t.finish(&Blend {
             total,
             phase,
+            tapered,
+            scale_if,
+            scale,
+            halfmove,
             white,
         });
         white
@@ -206,7 +325,8 @@ fn square_weight(kind: PieceType, i: usize) -> Weight {
     }
 }
 
-/// Evaluates with tracer `t`.
+/// Evaluates with tracer `t`, computing the pawn terms afresh so that they are traced too.
 pub(crate) fn run_traced<T: Tracer>(board: &Board, t: &mut T) -> i32 {
-    run(board, t)
+    let pawns = pawns::compute(board, t);
+    run(board, pawns, t)
 }

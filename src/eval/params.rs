@@ -19,6 +19,9 @@ use super::weights;
 pub enum Kind {
     /// Added to the score of the side that has the feature, `count` times.
     Linear,
+    /// Added to the danger of the king of the given side; the danger sum then goes through
+    /// the non-linear king-safety curve (see `king.rs`).
+    Danger,
 }
 
 /// A weight's value and its flat index, as [`w!`] hands it to the evaluation.
@@ -164,6 +167,132 @@ registry! {
     /// Bonus for the king on each square (layout as for `PAWN_PST`): sheltered in the
     /// middlegame, central in the endgame.
     KING_PST => "King PST", Linear;
+
+    // ----- Pawn structure (cached in the pawn hash table) -----
+
+    /// Per pawn with another pawn of its own side in front of it on the same file.
+    DOUBLED_PAWN => "Doubled pawns", Linear;
+    /// Per pawn with no pawn of its own side on either adjacent file: no pawn can ever
+    /// defend it.
+    ISOLATED_PAWN => "Isolated pawns", Linear;
+    /// Per pawn whose neighbours have all advanced past it, so none can defend it, and
+    /// whose square in front is attacked by an enemy pawn, so it cannot safely catch up.
+    BACKWARD_PAWN => "Backward pawns", Linear;
+    /// Per pawn defended by a pawn of its own side, by the pawn's relative rank (index 0 =
+    /// its own back rank).
+    CONNECTED_PAWN => "Connected pawns", Linear;
+    /// Per pawn with a pawn of its own side beside it on the same rank, by relative rank.
+    PHALANX_PAWN => "Connected pawns", Linear;
+    /// Per passed pawn (no enemy pawn in front of it on its own or an adjacent file), by
+    /// relative rank.
+    PASSED_PAWN => "Passed pawns", Linear;
+
+    // ----- Passed pawns and pieces (computed every time: they depend on pieces) -----
+
+    /// Per passed pawn whose path to promotion is empty, by relative rank.
+    PASSED_FREE_PATH => "Passed pawns", Linear;
+    /// Per passed pawn whose path to promotion no enemy piece or pawn attacks, by
+    /// relative rank.
+    PASSED_SAFE_PATH => "Passed pawns", Linear;
+    /// Per passed pawn that a piece or pawn of its own side defends, by relative rank.
+    PASSED_DEFENDED => "Passed pawns", Linear;
+    /// Per passed pawn, times the distance (in king moves) from its own king to the
+    /// square in front of it, by relative rank: an escorting king helps.
+    PASSED_OWN_KING_DISTANCE => "Passer king dist", Linear;
+    /// Per passed pawn, times the distance from the enemy king to the square in front of
+    /// it, by relative rank: a far-away defender cannot stop it.
+    PASSED_ENEMY_KING_DISTANCE => "Passer king dist", Linear;
+    /// Per passed pawn that the enemy king cannot catch (rule of the square) when the
+    /// enemy has only king and pawns and the pawn's path is empty.
+    UNSTOPPABLE_PASSER => "Passed pawns", Linear;
+
+    // ----- Pieces -----
+
+    /// Knight mobility: indexed by the number of safe squares it attacks (not attacked by
+    /// enemy pawns, not occupied by its own pawns or king).
+    KNIGHT_MOBILITY => "Knight mobility", Linear;
+    /// Bishop mobility, indexed by safe squares attacked (as for knights).
+    BISHOP_MOBILITY => "Bishop mobility", Linear;
+    /// Rook mobility, indexed by safe squares attacked (as for knights).
+    ROOK_MOBILITY => "Rook mobility", Linear;
+    /// Queen mobility, indexed by safe squares attacked (as for knights).
+    QUEEN_MOBILITY => "Queen mobility", Linear;
+    /// For having bishops on both colours of square.
+    BISHOP_PAIR => "Bishop pair", Linear;
+    /// Per rook on a file without pawns.
+    ROOK_OPEN_FILE => "Rook files", Linear;
+    /// Per rook on a file with enemy pawns only.
+    ROOK_SEMI_OPEN_FILE => "Rook files", Linear;
+    /// Per rook on the seventh rank (relative) while the enemy king is on the eighth or
+    /// enemy pawns are still on the seventh.
+    ROOK_ON_SEVENTH => "Rook on 7th", Linear;
+    /// Per knight on an outpost: relative rank 4 to 6, defended by a pawn, and out of reach
+    /// of every enemy pawn now and later.
+    KNIGHT_OUTPOST => "Outposts", Linear;
+    /// Per bishop on an outpost (as for knights).
+    BISHOP_OUTPOST => "Outposts", Linear;
+
+    // ----- King safety: pawn shelter (linear) -----
+
+    /// Per file of the king's three whose nearest own pawn in front of the king is 1, 2
+    /// or 3+ ranks ahead.
+    PAWN_SHIELD => "King shelter", Linear;
+    /// Per file of the king's three whose nearest enemy pawn in front of the king is 1,
+    /// 2, 3 or 4 ranks ahead and free to advance.
+    PAWN_STORM => "King shelter", Linear;
+    /// Per file of the king's three where the nearest enemy pawn is stopped by an own pawn
+    /// right in front of it (a blocked storm opens nothing).
+    BLOCKED_STORM => "King shelter", Linear;
+    /// Per file of the king's three with no pawn of either side in front of the king.
+    KING_OPEN_FILE => "King shelter", Linear;
+    /// Per file of the king's three with enemy pawns but no own pawn in front of the king.
+    KING_SEMI_OPEN_FILE => "King shelter", Linear;
+
+    // ----- King safety: danger inputs (through the non-linear curve) -----
+
+    /// Danger per enemy knight, bishop, rook or queen attacking the king zone (the king's
+    /// square, its neighbours, and one more rank towards the enemy).
+    KING_ATTACKER_WEIGHT => "King danger", Danger;
+    /// Danger per attack of an enemy piece on a square of the king zone.
+    KING_ZONE_ATTACK => "King danger", Danger;
+    /// Danger per king-zone square the enemy attacks and we defend at most once, with the
+    /// king or the queen only.
+    KING_WEAK_SQUARE => "King danger", Danger;
+    /// Danger per square from which an enemy knight, bishop, rook or queen could give a
+    /// check that we do not attack (a safe check).
+    SAFE_CHECK => "King danger", Danger;
+    /// Danger (negative) when the enemy has no queen: attacks rarely break through
+    /// without one.
+    NO_ENEMY_QUEEN => "King danger", Danger;
+
+    // ----- Threats, space, tempo -----
+
+    /// Per enemy knight, bishop, rook or queen that we attack and nobody defends.
+    HANGING_PIECE => "Hanging pieces", Linear;
+    /// Per enemy knight, bishop, rook or queen attacked by one of our pawns.
+    THREAT_BY_PAWN => "Pawn threats", Linear;
+    /// Per enemy rook or queen attacked by one of our knights or bishops.
+    THREAT_BY_MINOR => "Piece threats", Linear;
+    /// Per enemy queen attacked by one of our rooks.
+    THREAT_BY_ROOK => "Piece threats", Linear;
+    /// Per safe square in our half of the four centre files (counted twice behind our own
+    /// pawns): room for the pieces to manoeuvre.
+    SPACE => "Space", Linear;
+    /// For having the move.
+    TEMPO => "Tempo", Linear;
+
+    // ----- Mating a lone king -----
+
+    /// Times how far the lone enemy king is from the centre (0 to 6), when we have mating
+    /// material against a bare king: drive it to the edge.
+    MATE_EDGE => "Mating drive", Linear;
+    /// Times how close our king is to the lone enemy king (14 minus their distance in
+    /// files plus ranks), when mating a bare king: the attacking king must help.
+    MATE_KING_PROXIMITY => "Mating drive", Linear;
+    /// With king, bishop and knight against a bare king: times how close the enemy king is
+    /// to a corner of the bishop's colour (14 minus files plus ranks), the only corners
+    /// where mate can be forced.
+    KBN_CORNER => "Mating drive", Linear;
 }
 
 #[cfg(test)]
@@ -181,9 +310,10 @@ mod tests {
         }
         assert_eq!(next, COUNT);
         assert_eq!(values[offset::PIECE_VALUE + 1], weights::PIECE_VALUE[1]);
-        assert_eq!(w!(KNIGHT_PST[5]).value, weights::KNIGHT_PST[5]);
-        assert_eq!(w!(KNIGHT_PST[5]).index, offset::KNIGHT_PST + 5);
-        assert_eq!(w!(KING_PST[63]).index, COUNT - 1);
+        assert_eq!(values[offset::TEMPO], weights::TEMPO);
+        assert_eq!(w!(PASSED_PAWN[5]).value, weights::PASSED_PAWN[5]);
+        assert_eq!(w!(PASSED_PAWN[5]).index, offset::PASSED_PAWN + 5);
+        assert_eq!(w!(KBN_CORNER).index, COUNT - 1);
     }
 
     #[test]

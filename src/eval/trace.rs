@@ -1,11 +1,12 @@
 //! Seeing the evaluation: a [`Tracer`] that records how often every weight was counted,
 //! and the term table that `eval` (UCI) and `tarpon eval` print from it.
 //!
-//! The same record will feed the tuner: the evaluation is the sum of coefficient times
-//! weight, and the [`Blend`] says how the totals became the final score.
+//! The same record feeds the tuner: the linear part of the evaluation is the sum of
+//! coefficient times weight, king danger is rebuilt from its recorded inputs, and the
+//! [`Blend`] says how the totals became the final score.
 
 use super::params::{self, COUNT, INFO, Kind};
-use super::{Blend, MAX_PHASE, S, Tracer};
+use super::{Blend, FIFTY_MOVE_BASE, MAX_PHASE, S, SCALE_MAX, Tracer};
 use crate::chess::{Board, Color};
 use std::fmt::Write;
 
@@ -15,6 +16,9 @@ pub struct Trace {
     /// `coef[i][colour]`: how often weight `i` (flat index) was counted for that colour;
     /// for a danger weight, towards the danger of that colour's king.
     pub coef: Vec<[i32; 2]>,
+    /// The danger sum against each king, and the penalty it cost.
+    pub danger: [S; 2],
+    pub penalty: [S; 2],
     pub blend: Blend,
 }
 
@@ -22,14 +26,23 @@ impl Default for Trace {
     fn default() -> Self {
         Trace {
             coef: vec![[0; 2]; COUNT],
+            danger: [S::ZERO; 2],
+            penalty: [S::ZERO; 2],
             blend: Blend::default(),
         }
     }
 }
 
 impl Tracer for Trace {
+    const ACTIVE: bool = true;
+
     fn add(&mut self, color: Color, index: usize, count: i32) {
         self.coef[index][color.index()] += count;
+    }
+
+    fn king_danger(&mut self, color: Color, danger: S, penalty: S) {
+        self.danger[color.index()] = danger;
+        self.penalty[color.index()] = penalty;
     }
 
     fn finish(&mut self, blend: &Blend) {
@@ -60,28 +73,29 @@ impl Trace {
     /// The rows of the term table, `(label, white, black)`, in the order of the weights.
     pub fn rows(&self) -> Vec<(&'static str, S, S)> {
         let values = params::values();
-        let mut labels: Vec<&'static str> = Vec::new();
+        let mut labels: Vec<(&'static str, Kind)> = Vec::new();
         for info in INFO {
-            if !labels.contains(&info.label) {
-                labels.push(info.label);
+            if !labels.iter().any(|(l, _)| *l == info.label) {
+                labels.push((info.label, info.kind));
             }
         }
         labels
             .into_iter()
-            .map(|label| {
-                (
+            .map(|(label, kind)| match kind {
+                Kind::Linear => (
                     label,
                     self.sum(&values, label, Color::White),
                     self.sum(&values, label, Color::Black),
-                )
+                ),
+                Kind::Danger => (label, -self.penalty[0], -self.penalty[1]),
             })
             .collect()
     }
 }
 
 /// A human-readable table of the evaluation for the `eval` command: each term's
-/// middlegame and endgame values for White, Black and their difference, then the phase
-/// and the blended score. The last line is always
+/// middlegame and endgame values for White, Black and their difference, then the phase,
+/// the scaling and the blended score. The last line is always
 /// `Final evaluation: <cp> (white side)`, `<cp>` being the engine's evaluation seen from
 /// White; there is no newline after it.
 pub fn trace(board: &Board) -> String {
@@ -124,7 +138,17 @@ pub fn trace(board: &Board) -> String {
     row(&mut out, "Total", white, black);
     debug_assert_eq!(white - black, b.total, "the table must add up to the score");
 
-    out.push('\n');
+    let _ = writeln!(
+        out,
+        "\nKing danger: against White {} mg {} eg, against Black {} mg {} eg \
+         (penalty mg = danger^2 / {}, eg = danger / {})",
+        t.danger[0].mg(),
+        t.danger[0].eg(),
+        t.danger[1].mg(),
+        t.danger[1].eg(),
+        super::king::DANGER_MG_DIVISOR,
+        super::king::DANGER_EG_DIVISOR,
+    );
     let _ = writeln!(
         out,
         "Phase: {} / {max} ({max} = middlegame, 0 = endgame)",
@@ -139,7 +163,18 @@ pub fn trace(board: &Board) -> String {
         b.total.eg(),
         MAX_PHASE - b.phase,
         MAX_PHASE,
-        b.white
+        b.tapered
+    );
+    let _ = writeln!(
+        out,
+        "Scale: {} / {SCALE_MAX} for {} as the side ahead ({SCALE_MAX} = not a drawish ending)",
+        b.scale,
+        if b.tapered >= 0 { "White" } else { "Black" },
+    );
+    let _ = writeln!(
+        out,
+        "Fifty-move scaling: clock {}, * ({FIFTY_MOVE_BASE} - {}) / {FIFTY_MOVE_BASE}",
+        b.halfmove, b.halfmove
     );
     let _ = write!(out, "\nFinal evaluation: {} (white side)", b.white);
     out
