@@ -34,6 +34,50 @@ enum Command {
         #[arg(default_value_t = tarpon::tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
     },
+    /// Fit the evaluation weights to game results (Texel tuning) and write them as Rust source
+    #[command(
+        after_help = "Reads 32-byte bulletformat records (tarpon datagen output), keeps the quiet \
+positions (not in check, no capture or promotion winning material by SEE), fits the sigmoid \
+scale k, then tunes every middlegame and endgame weight with Adam and writes the result over \
+src/eval/weights.rs (rebuild to use it).\n\n\
+Examples:\n  tarpon tune data/*.bin\n  tarpon tune games.bin --epochs 40 --lr 0.5 --batch-size 32768\n  \
+tarpon tune games.bin --max-positions 1000000 --output /tmp/weights.rs"
+    )]
+    Tune {
+        /// Data files of 32-byte bulletformat records
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Passes over the data
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// Adam learning rate (centipawns per step, roughly)
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Multiply the learning rate by this after every epoch
+        #[arg(long, default_value_t = 0.9)]
+        lr_decay: f64,
+        /// Positions per gradient step
+        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+        batch_size: u64,
+        /// Worker threads
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Where to write the tuned weights
+        #[arg(long, default_value = "src/eval/weights.rs")]
+        output: std::path::PathBuf,
+        /// Use this sigmoid scale instead of fitting it
+        #[arg(long)]
+        k: Option<f64>,
+        /// Blend the recorded search score into the target (0 = results only, 1 = scores only)
+        #[arg(long, default_value_t = 0.0)]
+        score_weight: f64,
+        /// Read at most this many records
+        #[arg(long)]
+        max_positions: Option<usize>,
+        /// Seed for shuffling the batches
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Print the static evaluation of a position, term by term
     #[command(
         after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'"
@@ -54,6 +98,44 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth }) => {
             tarpon::tools::bench::run(depth, &mut |line| println!("{line}"));
             ExitCode::SUCCESS
+        }
+        Some(Command::Tune {
+            files,
+            epochs,
+            lr,
+            lr_decay,
+            batch_size,
+            threads,
+            output,
+            k,
+            score_weight,
+            max_positions,
+            seed,
+        }) => {
+            if !(0.0..=1.0).contains(&score_weight) {
+                eprintln!("error: --score-weight must be between 0 and 1");
+                return ExitCode::FAILURE;
+            }
+            let options = tarpon::tools::tune::Options {
+                files,
+                epochs,
+                lr,
+                lr_decay,
+                batch_size: batch_size as usize,
+                threads: threads as usize,
+                output,
+                k,
+                score_weight,
+                max_positions,
+                seed,
+            };
+            match tarpon::tools::tune::run(&options) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Command::Eval { fen }) => {
             let fen = if fen.is_empty() {
