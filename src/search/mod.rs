@@ -245,6 +245,9 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 break;
             }
+            // Each line was searched with the earlier ones excluded, so a later line can
+            // come out better than an earlier one: report (and play) them best first.
+            self.root_moves[..lines].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
             for line in 0..lines {
                 let text = self.info_line(depth, line, "");
