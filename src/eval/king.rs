@@ -73,15 +73,17 @@ fn shelter<T: Tracer>(e: &mut Eval<'_, T>, color: Color) {
     }
 }
 
-/// One file's storming enemy pawn, the nearest to our king.
+/// One file's storming enemy pawn, the nearest to our king, if it is within four ranks.
 fn storm<T: Tracer>(e: &mut Eval<'_, T>, color: Color, pawn: Square, king_rank: i32) {
     let d = relative_rank(color, pawn) as i32 - king_rank;
+    if d > 4 {
+        return;
+    }
     // The enemy pawn advances towards us: its next square is one rank nearer our side.
     let next = pawn.offset(-8 * color.forward());
-    let blocked = e.board.pieces(color, PieceType::Pawn).contains(next);
-    if blocked {
+    if e.board.pieces(color, PieceType::Pawn).contains(next) {
         e.add(color, w!(BLOCKED_STORM), 1);
-    } else if d <= 4 {
+    } else {
         e.add(color, w!(PAWN_STORM[(d - 1) as usize]), 1);
     }
 }

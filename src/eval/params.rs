@@ -240,8 +240,8 @@ registry! {
     /// Per file of the king's three whose nearest enemy pawn in front of the king is 1,
     /// 2, 3 or 4 ranks ahead and free to advance.
     PAWN_STORM => "King shelter", Linear;
-    /// Per file of the king's three where the nearest enemy pawn is stopped by an own pawn
-    /// right in front of it (a blocked storm opens nothing).
+    /// Per file of the king's three where the nearest enemy pawn, 1 to 4 ranks ahead, is
+    /// stopped by an own pawn right in front of it (a blocked storm opens nothing).
     BLOCKED_STORM => "King shelter", Linear;
     /// Per file of the king's three with no pawn of either side in front of the king.
     KING_OPEN_FILE => "King shelter", Linear;

@@ -7,11 +7,12 @@
 //! square) are computed on every evaluation, from the passed pawns the table remembers.
 
 use super::masks::{
-    ADJACENT_FILES, ATTACK_SPAN, FRONT_SPAN, PASSED_SPAN, distance, forward, pawn_attack_sides,
-    relative_rank,
+    ADJACENT_FILES, ATTACK_SPAN, FRONT_SPAN, PASSED_SPAN, distance, forward, forward_ranks_of,
+    pawn_attack_sides, relative_rank,
 };
 use super::params::{Weight, w};
 use super::{Eval, S, Tracer};
+use crate::chess::attacks::pawn_attacks;
 use crate::chess::{Bitboard, Board, Color, PieceType, Square};
 
 /// What the pawn structure alone says, for both colours (indexed by colour).
@@ -116,7 +117,7 @@ fn pawn_terms<T: Tracer>(
         add(entry, t, color, w!(BACKWARD_PAWN), 1);
     }
     // Pawns of ours that defend this one stand where an enemy pawn on `sq` would attack.
-    let defenders = crate::chess::attacks::pawn_attacks(color.flip(), sq) & ours;
+    let defenders = pawn_attacks(color.flip(), sq) & ours;
     if defenders.is_nonempty() {
         add(entry, t, color, w!(CONNECTED_PAWN[rank]), 1);
     }
@@ -135,7 +136,7 @@ fn pawn_terms<T: Tracer>(
 /// past it (so none can come to defend it) and the square in front of it is attacked by
 /// an enemy pawn (so it cannot safely advance to meet them).
 fn is_backward(color: Color, sq: Square, neighbours: Bitboard, enemy_attacks: Bitboard) -> bool {
-    let at_or_behind = !super::masks::forward_ranks_of(color, sq.rank());
+    let at_or_behind = !forward_ranks_of(color, sq.rank());
     let stop = forward(color, Bitboard::from_square(sq));
     (neighbours & at_or_behind).is_empty() && (stop & enemy_attacks).is_nonempty()
 }

@@ -231,8 +231,8 @@ pub const PAWN_STORM: [S; 4] = [
     S(  -4,    0), S( -20,   -4), S( -12,   -2), S(  -6,    0),
 ];
 
-/// Per file of the king's three where the nearest enemy pawn is stopped by an own pawn
-/// right in front of it (a blocked storm opens nothing).
+/// Per file of the king's three where the nearest enemy pawn, 1 to 4 ranks ahead, is
+/// stopped by an own pawn right in front of it (a blocked storm opens nothing).
 pub const BLOCKED_STORM: S = S(-4, 0);
 
 /// Per file of the king's three with no pawn of either side in front of the king.
