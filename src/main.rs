@@ -41,12 +41,16 @@ positions (not in check, no capture or promotion winning material by SEE), fits 
 scale k, then tunes every middlegame and endgame weight with Adam and writes the result over \
 src/eval/weights.rs (rebuild to use it).\n\n\
 Examples:\n  tarpon tune data/*.bin\n  tarpon tune games.bin --epochs 40 --lr 0.5 --batch-size 32768\n  \
-tarpon tune games.bin --max-positions 1000000 --output /tmp/weights.rs"
+tarpon tune games.bin --max-positions 1000000 --output /tmp/weights.rs\n  \
+tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
     )]
     Tune {
         /// Data files of 32-byte bulletformat records
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
+        /// A data file to report the loss on after every epoch, without training on it
+        #[arg(long)]
+        validation: Option<std::path::PathBuf>,
         /// Passes over the data
         #[arg(long, default_value_t = 20)]
         epochs: usize,
@@ -77,6 +81,12 @@ tarpon tune games.bin --max-positions 1000000 --output /tmp/weights.rs"
         /// Seed for shuffling the batches
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Leave alone the values counted in fewer positions than this (too little evidence)
+        #[arg(long, default_value_t = 1000)]
+        min_positions: usize,
+        /// L2 penalty on moving away from the current values (0 = none)
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
     },
     /// Print the static evaluation of a position, term by term
     #[command(
@@ -101,6 +111,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Tune {
             files,
+            validation,
             epochs,
             lr,
             lr_decay,
@@ -111,6 +122,8 @@ fn main() -> ExitCode {
             score_weight,
             max_positions,
             seed,
+            min_positions,
+            l2,
         }) => {
             if !(0.0..=1.0).contains(&score_weight) {
                 eprintln!("error: --score-weight must be between 0 and 1");
@@ -118,6 +131,7 @@ fn main() -> ExitCode {
             }
             let options = tarpon::tools::tune::Options {
                 files,
+                validation,
                 epochs,
                 lr,
                 lr_decay,
@@ -128,6 +142,8 @@ fn main() -> ExitCode {
                 score_weight,
                 max_positions,
                 seed,
+                min_positions,
+                l2,
             };
             match tarpon::tools::tune::run(&options) {
                 Ok(_) => ExitCode::SUCCESS,

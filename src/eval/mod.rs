@@ -59,11 +59,9 @@ pub const EVAL_LIMIT: i32 = 10_000;
 /// Receives every weight the evaluation uses: `add(color, index, count)` means the weight
 /// with flat index `index` ([`params`]) was counted `count` times for `color` (for a
 /// [`params::Kind::Danger`] weight: towards the danger of `color`'s king). `finish` gets
-/// the final blend.
+/// the final blend. A traced evaluation computes the pawn terms afresh instead of taking
+/// them from the pawn hash table, whose entries cannot replay the weights that made them.
 pub trait Tracer {
-    /// Whether anything is recorded. When not, the pawn hash table may be used (a cached
-    /// entry cannot replay the weights that made it).
-    const ACTIVE: bool;
     fn add(&mut self, color: Color, index: usize, count: i32);
     fn king_danger(&mut self, color: Color, danger: S, penalty: S);
     fn finish(&mut self, result: &Blend);
@@ -73,7 +71,6 @@ pub trait Tracer {
 pub struct NoTrace;
 
 impl Tracer for NoTrace {
-    const ACTIVE: bool = false;
     #[inline(always)]
     fn add(&mut self, _: Color, _: usize, _: i32) {}
     #[inline(always)]

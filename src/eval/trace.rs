@@ -34,8 +34,6 @@ impl Default for Trace {
 }
 
 impl Tracer for Trace {
-    const ACTIVE: bool = true;
-
     fn add(&mut self, color: Color, index: usize, count: i32) {
         self.coef[index][color.index()] += count;
     }

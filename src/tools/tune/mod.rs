@@ -30,6 +30,8 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct Options {
     pub files: Vec<PathBuf>,
+    /// Positions to report the loss on after every epoch, without training on them.
+    pub validation: Option<PathBuf>,
     pub epochs: usize,
     pub lr: f64,
     /// The learning rate is multiplied by this after every epoch.
@@ -43,12 +45,17 @@ pub struct Options {
     pub score_weight: f64,
     pub max_positions: Option<usize>,
     pub seed: u64,
+    /// Values counted in fewer positions than this are not changed.
+    pub min_positions: usize,
+    /// Strength of the L2 penalty on moving away from the starting values.
+    pub l2: f64,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             files: Vec::new(),
+            validation: None,
             epochs: 20,
             lr: 1.0,
             lr_decay: 0.9,
@@ -59,6 +66,8 @@ impl Default for Options {
             score_weight: 0.0,
             max_positions: None,
             seed: 1,
+            min_positions: 1000,
+            l2: 0.0,
         }
     }
 }
@@ -66,7 +75,6 @@ impl Default for Options {
 /// What a run did, for the caller (and the tests).
 #[derive(Clone, Debug)]
 pub struct Summary {
-    pub records: usize,
     pub positions: usize,
     pub k: f64,
     pub loss_before: f64,
@@ -262,14 +270,16 @@ fn batch_gradient(
 }
 
 /// Runs Adam over the data for `epochs` epochs, starting from `w`; calls `report` with
-/// the epoch number and its mean training loss.
+/// the epoch number, its mean training loss and the weights after it.
 pub fn train(
     data: &Dataset,
     w: &mut model::Weights,
     target: Target,
     opts: &Options,
-    report: &mut dyn FnMut(usize, f64),
+    report: &mut dyn FnMut(usize, f64, &model::Weights),
 ) {
+    let start = w.to_vec();
+    let trainable = trainable(data, w.len(), opts.min_positions);
     let mut adam = Adam::new(w.len(), opts.lr);
     let mut rng = Rng(opts.seed);
     let mut order: Vec<u32> = (0..data.entries.len() as u32).collect();
@@ -283,25 +293,51 @@ pub fn train(
         );
         let mut error = 0.0;
         for batch in order.chunks(opts.batch_size.max(1)) {
-            let (grad, e) = batch_gradient(data, w, target, batch, &mut grads);
+            let (mut grad, e) = batch_gradient(data, w, target, batch, &mut grads);
             error += e;
+            for (i, g) in grad.iter_mut().enumerate() {
+                if !trainable[i] {
+                    *g = [0.0; 2];
+                    continue;
+                }
+                // L2 regularisation towards the starting values.
+                for half in 0..2 {
+                    g[half] += 2.0 * opts.l2 * (w[i][half] - start[i][half]);
+                }
+            }
             adam.update(w, &grad);
             bar.inc(batch.len() as u64);
         }
         bar.finish_and_clear();
-        report(epoch, error / order.len().max(1) as f64);
+        report(epoch, error / order.len().max(1) as f64, w);
         lr *= opts.lr_decay;
         adam.set_lr(lr);
     }
 }
 
-/// The whole run: read, filter, fit `k`, train, write.
-pub fn run(opts: &Options) -> Result<Summary, String> {
+/// Which values the data says enough about: those counted in at least `min_positions`
+/// positions. The others keep their values: a weight seen in a handful of positions
+/// would otherwise be fitted to those few results (Adam moves every weight at about the
+/// same speed, however rarely it is seen).
+fn trainable(data: &Dataset, n: usize, min_positions: usize) -> Vec<bool> {
+    data.occurrences(n)
+        .iter()
+        .map(|&count| count as usize >= min_positions)
+        .collect()
+}
+
+/// Reads and filters the positions of `files`, printing what was kept.
+fn load_files(files: &[PathBuf], opts: &Options) -> Result<Dataset, String> {
     let start = Instant::now();
-    let records = read_files(&opts.files, opts.max_positions)?;
+    let records = read_files(files, opts.max_positions)?;
     let (data, stats) = load(&records, opts.threads);
     println!(
-        "{} records: {} quiet positions kept, {} not quiet, {} invalid ({:.1} s)",
+        "{}: {} records, {} quiet positions kept, {} not quiet, {} invalid ({:.1} s)",
+        files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
         stats.records,
         data.entries.len(),
         stats.noisy,
@@ -311,11 +347,25 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     if data.entries.is_empty() {
         return Err("no usable positions in the data".to_string());
     }
+    Ok(data)
+}
+
+/// The loss of `w` over all of `data`.
+fn full_loss(data: &Dataset, w: &model::Weights, target: Target) -> f64 {
     let all: Vec<u32> = (0..data.entries.len() as u32).collect();
-    let mut w: Vec<[f64; 2]> = params::values()
-        .iter()
-        .map(|s| [s.mg() as f64, s.eg() as f64])
-        .collect();
+    model::loss(data, w, target, &all)
+}
+
+/// The whole run: read, filter, fit `k`, train, write.
+pub fn run(opts: &Options) -> Result<Summary, String> {
+    let start = Instant::now();
+    let data = load_files(&opts.files, opts)?;
+    let validation = match &opts.validation {
+        Some(path) => Some(load_files(std::slice::from_ref(path), opts)?),
+        None => None,
+    };
+    let mut w = as_real(&params::values());
+    let all: Vec<u32> = (0..data.entries.len() as u32).collect();
     let k = match opts.k {
         Some(k) => k,
         None => model::fit_k(&data, &w, opts.score_weight, &all),
@@ -324,20 +374,27 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         k,
         score_weight: opts.score_weight,
     };
-    let loss_before = model::loss(&data, &w, target, &all);
-    println!("k = {k:.6}; loss with the current weights {loss_before:.6}");
+    let held_out = |w: &model::Weights| match &validation {
+        Some(v) => format!(", validation {:.6}", full_loss(v, w, target)),
+        None => String::new(),
+    };
+    let loss_before = full_loss(&data, &w, target);
+    println!(
+        "k = {k:.6}; loss with the current weights {loss_before:.6}{}",
+        held_out(&w)
+    );
+    report_frozen(&data, w.len(), opts.min_positions);
 
-    train(&data, &mut w, target, opts, &mut |epoch, loss| {
-        println!("epoch {epoch:>3}: loss {loss:.6}");
+    train(&data, &mut w, target, opts, &mut |epoch, loss, w| {
+        println!("epoch {epoch:>3}: loss {loss:.6}{}", held_out(w));
     });
 
     let weights = write::round(&w);
-    let rounded: Vec<[f64; 2]> = weights
-        .iter()
-        .map(|s| [s.mg() as f64, s.eg() as f64])
-        .collect();
-    let loss_after = model::loss(&data, &rounded, target, &all);
-    println!("loss with the tuned (rounded) weights {loss_after:.6}");
+    let loss_after = full_loss(&data, &as_real(&weights), target);
+    println!(
+        "loss with the tuned (rounded) weights {loss_after:.6}{}",
+        held_out(&as_real(&weights))
+    );
     let source = format!(
         "tuned by `tarpon tune` on {} quiet positions, k = {k:.6}, {} epochs, lr {}, \
          loss {loss_before:.6} -> {loss_after:.6}.",
@@ -345,21 +402,37 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         opts.epochs,
         opts.lr
     );
-    let text = write::render(&weights, &source);
-    write_file(&opts.output, &text)?;
+    write_file(&opts.output, &write::render(&weights, &source))?;
     println!(
         "wrote {} ({:.1} s in all)",
         opts.output.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(Summary {
-        records: stats.records,
         positions: data.entries.len(),
         k,
         loss_before,
         loss_after,
         weights,
     })
+}
+
+fn report_frozen(data: &Dataset, n: usize, min_positions: usize) {
+    let frozen = trainable(data, n, min_positions)
+        .iter()
+        .filter(|t| !**t)
+        .count();
+    println!(
+        "{frozen} of {n} values are counted in fewer than {min_positions} positions \
+         and keep their values"
+    );
+}
+
+fn as_real(values: &[S]) -> Vec<[f64; 2]> {
+    values
+        .iter()
+        .map(|s| [s.mg() as f64, s.eg() as f64])
+        .collect()
 }
 
 /// Writes through a temporary file, so an interrupted run never leaves half a file.
@@ -413,7 +486,7 @@ mod tests {
             batch_size: 500,
             ..Options::default()
         };
-        train(&data, &mut w, target, &opts, &mut |_, _| {});
+        train(&data, &mut w, target, &opts, &mut |_, _, _| {});
         let after = model::loss(&data, &w, target, &all);
         assert!(after < before / 100.0, "{before} -> {after}");
         for (got, want) in w.iter().zip(&truth) {
@@ -421,6 +494,39 @@ mod tests {
                 assert!((got[half] - want[half]).abs() < 2.0, "{w:?}");
             }
         }
+    }
+
+    #[test]
+    fn rarely_seen_weights_keep_their_values() {
+        // Weight 0 is in every position, weight 1 in ten: with a threshold of 100
+        // positions only weight 0 moves.
+        let mut data = Dataset::default();
+        let blend = Blend {
+            phase: 12,
+            scale: [64, 64],
+            halfmove: 0,
+        };
+        for i in 0..1000 {
+            let mut features = vec![Feature { index: 0, coef: 1 }];
+            if i % 100 == 0 {
+                features.push(Feature { index: 1, coef: 1 });
+            }
+            data.push_features(&features, [&[], &[]], blend, 1.0, 0.0);
+        }
+        let target = Target {
+            k: 0.01,
+            score_weight: 0.0,
+        };
+        let mut w = vec![[0.0; 2]; 2];
+        let opts = Options {
+            epochs: 5,
+            batch_size: 100,
+            min_positions: 100,
+            ..Options::default()
+        };
+        train(&data, &mut w, target, &opts, &mut |_, _, _| {});
+        assert!(w[0][0] > 1.0 && w[0][1] > 1.0, "{w:?}");
+        assert_eq!(w[1], [0.0, 0.0]);
     }
 
     #[test]
@@ -453,11 +559,11 @@ mod tests {
             epochs: 5,
             lr: 2.0,
             batch_size: 32,
+            min_positions: 0,
             output: output.clone(),
             ..Options::default()
         };
         let summary = run(&opts).unwrap();
-        assert_eq!(summary.records, boards.len() + 1);
         assert!(summary.positions > 150, "{}", summary.positions);
         assert!(summary.loss_after <= summary.loss_before, "{summary:?}");
         let text = std::fs::read_to_string(&output).unwrap();

@@ -136,6 +136,19 @@ impl Dataset {
         self.features.append(&mut other.features);
     }
 
+    /// For each of the `n` flat indices, in how many positions its coefficient is not 0.
+    pub fn occurrences(&self, n: usize) -> Vec<u32> {
+        let mut counts = vec![0u32; n];
+        for e in &self.entries {
+            for part in self.parts(e) {
+                for f in part {
+                    counts[f.index as usize] += 1;
+                }
+            }
+        }
+        counts
+    }
+
     fn parts(&self, e: &Entry) -> [&[Feature]; 3] {
         let start = e.start as usize;
         let a = start + e.linear as usize;
