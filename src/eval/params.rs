@@ -1,13 +1,13 @@
 //! The list of every evaluation weight: its name, what it means, where the `eval` table
 //! shows it, and whether it adds to the score directly or feeds the king-danger curve.
 //!
-//! The values themselves live in [`weights`](super::weights), a file that `tarpon tune`
+//! The values themselves live in [`weights`], a file that `tarpon tune`
 //! rewrites; everything else about a weight lives here, so a tuning run changes numbers
 //! only. Each weight is either one `S(mg, eg)` pair or an array of them, and all of them
 //! together are numbered `0..COUNT` in the order listed ("flat index"): the tracer
 //! records coefficients by flat index, and the tuner works on the flat vector.
 //!
-//! Evaluation code names a weight with [`w!`]: `w!(DOUBLED_PAWN)` or
+//! Evaluation code names a weight with `w!`: `w!(DOUBLED_PAWN)` or
 //! `w!(PASSED_PAWN[rank])` gives a [`Weight`], its value together with its flat index, so
 //! the score and the trace can never disagree about which weight was used.
 
@@ -24,7 +24,7 @@ pub enum Kind {
     Danger,
 }
 
-/// A weight's value and its flat index, as [`w!`] hands it to the evaluation.
+/// A weight's value and its flat index, as `w!` hands it to the evaluation.
 #[derive(Copy, Clone, Debug)]
 pub struct Weight {
     pub index: usize,

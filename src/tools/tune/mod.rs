@@ -6,7 +6,7 @@
 //! 3. Fit the sigmoid scale `k` that best maps the current evaluation to results.
 //! 4. Minimise the squared error between `sigmoid(k * eval)` and the result with Adam,
 //!    in shuffled mini-batches, on all middlegame and endgame weights at once.
-//! 5. Write the rounded weights to `src/eval/weights.rs` ([`write`]).
+//! 5. Write the rounded weights to `src/eval/weights.rs` ([`write`](mod@write)).
 //!
 //! Every weight the evaluation uses is tuned, king-danger weights included (through the
 //! derivative of the danger curve). The endgame scale factors are not weights (see
