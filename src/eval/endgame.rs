@@ -101,31 +101,36 @@ fn corner_distance(sq: Square, bishop: Square) -> i32 {
 
 /// The scale factor (out of [`SCALE_MAX`]) for the score when `strong` is the side ahead.
 pub fn scale_factor(board: &Board, strong: Color) -> i32 {
+    if board.pieces(strong, PieceType::Pawn).is_empty()
+        && let Some(scale) = without_pawns(board, strong)
+    {
+        return scale;
+    }
+    if wrong_bishop(board, strong) {
+        return 0;
+    }
+    opposite_bishops(board)
+}
+
+/// Endings where the side ahead has no pawns left: it must mate with pieces alone.
+fn without_pawns(board: &Board, strong: Color) -> Option<i32> {
     let weak = strong.flip();
-    let strong_pawns = board.pieces(strong, PieceType::Pawn);
     let (ours, theirs) = (
         non_pawn_material(board, strong),
         non_pawn_material(board, weak),
     );
-    if strong_pawns.is_empty() && ours - theirs < ROOK {
-        // Without pawns, less than a rook ahead cannot force mate (a lone minor piece
-        // never can).
-        return if ours < ROOK {
+    if ours - theirs < ROOK {
+        // Less than a rook ahead cannot force mate (a lone minor piece never can).
+        return Some(if ours < ROOK {
             0
         } else if theirs <= BISHOP {
             NO_PAWNS_VS_MINOR
         } else {
             NO_PAWNS_VS_MORE
-        };
+        });
     }
-    if strong_pawns.is_empty() && only_two_knights(board, strong) && bare_king(board, weak) {
-        // Two knights cannot force mate against a bare king.
-        return 0;
-    }
-    if wrong_bishop(board, strong) {
-        return 0;
-    }
-    opposite_bishops(board, ours, theirs)
+    // Two knights cannot force mate against a bare king.
+    (only_two_knights(board, strong) && bare_king(board, weak)).then_some(0)
 }
 
 fn only_two_knights(board: &Board, color: Color) -> bool {
@@ -159,7 +164,7 @@ fn wrong_bishop(board: &Board, strong: Color) -> bool {
 /// Opposite-coloured bishops: each side has exactly one bishop, on different colours.
 /// Drawish with only pawns besides; less so with more pieces, and not at all with queens
 /// or much material.
-fn opposite_bishops(board: &Board, ours: i32, theirs: i32) -> i32 {
+fn opposite_bishops(board: &Board) -> i32 {
     let white = board.pieces(Color::White, PieceType::Bishop);
     let black = board.pieces(Color::Black, PieceType::Bishop);
     if white.count() != 1 || black.count() != 1 {
@@ -170,11 +175,11 @@ fn opposite_bishops(board: &Board, ours: i32, theirs: i32) -> i32 {
     if white_dark == black_dark {
         return SCALE_MAX;
     }
-    if ours == BISHOP && theirs == BISHOP {
+    let material = Color::ALL.map(|c| non_pawn_material(board, c));
+    if material == [BISHOP, BISHOP] {
         OPPOSITE_BISHOPS_ONLY
     } else if board.kind(PieceType::Queen).is_empty()
-        && ours <= BISHOP + ROOK
-        && theirs <= BISHOP + ROOK
+        && material.iter().all(|&m| m <= BISHOP + ROOK)
     {
         OPPOSITE_BISHOPS_WITH_PIECES
     } else {

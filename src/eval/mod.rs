@@ -87,9 +87,8 @@ pub struct Blend {
     pub phase: i32,
     /// [`taper`] of `total` by `phase`.
     pub tapered: i32,
-    /// The scale factor (out of [`SCALE_MAX`]) that would apply if White, or Black, were
-    /// the stronger side; the sign of `tapered` picks one.
-    pub scale_if: [i32; 2],
+    /// The scale factor (out of [`SCALE_MAX`]) for the side ahead, the sign of `tapered`
+    /// saying which.
     pub scale: i32,
     /// The halfmove clock, capped at 100.
     pub halfmove: i32,
@@ -283,15 +282,12 @@ impl<'a, T: Tracer> Eval<'a, T> {
         let total = self.score[0] - self.score[1];
         let phase = phase(self.board);
         let tapered = taper(total.mg(), total.eg(), phase);
-        let scale_if = [
-            endgame::scale_factor(self.board, Color::White),
-            endgame::scale_factor(self.board, Color::Black),
-        ];
-        let scale = if tapered >= 0 {
-            scale_if[0]
+        let ahead = if tapered >= 0 {
+            Color::White
         } else {
-            scale_if[1]
+            Color::Black
         };
+        let scale = endgame::scale_factor(self.board, ahead);
         let halfmove = (self.board.halfmove_clock() as i32).min(100);
         let scaled = tapered * scale / SCALE_MAX;
         let white = (scaled * (FIFTY_MOVE_BASE - halfmove) / FIFTY_MOVE_BASE)
@@ -300,7 +296,6 @@ impl<'a, T: Tracer> Eval<'a, T> {
             total,
             phase,
             tapered,
-            scale_if,
             scale,
             halfmove,
             white,

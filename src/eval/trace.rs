@@ -20,6 +20,9 @@ pub struct Trace {
     pub danger: [S; 2],
     pub penalty: [S; 2],
     pub blend: Blend,
+    /// The scale factor that would apply if White, or Black, were the side ahead (the
+    /// tuner needs both: a change of weights can change which side is ahead).
+    pub scale_if: [i32; 2],
 }
 
 impl Default for Trace {
@@ -29,6 +32,7 @@ impl Default for Trace {
             danger: [S::ZERO; 2],
             penalty: [S::ZERO; 2],
             blend: Blend::default(),
+            scale_if: [SCALE_MAX; 2],
         }
     }
 }
@@ -53,6 +57,7 @@ impl Tracer for Trace {
 pub fn traced(board: &Board) -> Trace {
     let mut t = Trace::default();
     super::run_traced(board, &mut t);
+    t.scale_if = Color::ALL.map(|ahead| super::endgame::scale_factor(board, ahead));
     t
 }
 

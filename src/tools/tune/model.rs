@@ -94,7 +94,7 @@ impl Dataset {
             [&danger[0], &danger[1]],
             Blend {
                 phase: b.phase as u8,
-                scale: [b.scale_if[0] as u8, b.scale_if[1] as u8],
+                scale: [trace.scale_if[0] as u8, trace.scale_if[1] as u8],
                 halfmove: b.halfmove as u8,
             },
             result,
