@@ -37,7 +37,7 @@ enum Command {
     /// Fit the evaluation weights to game results (Texel tuning) and write them as Rust source
     #[command(
         after_help = "Reads 32-byte bulletformat records (tarpon datagen output), keeps the quiet \
-positions (not in check, no capture or promotion winning material by SEE), fits the sigmoid \
+positions (not in check, no capture or promotion winning material by SEE; no lone king), fits the sigmoid \
 scale k, then tunes every middlegame and endgame weight with Adam and writes the result over \
 src/eval/weights.rs (rebuild to use it).\n\n\
 Examples:\n  tarpon tune data/*.bin\n  tarpon tune games.bin --epochs 40 --lr 0.5 --batch-size 32768\n  \

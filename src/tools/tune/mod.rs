@@ -1,7 +1,8 @@
 //! `tarpon tune`: Texel tuning of every evaluation weight.
 //!
 //! 1. Read positions with their game results from `bulletformat` files ([`data`]).
-//! 2. Keep the quiet ones (see [`is_quiet`]) and trace their evaluation: the coefficient
+//! 2. Keep the quiet ones (see [`is_quiet`]; endings against a lone king are left out,
+//!    see [`is_lone_king`]) and trace their evaluation: the coefficient
 //!    of every weight and the danger inputs of each king ([`model`]).
 //! 3. Fit the sigmoid scale `k` that best maps the current evaluation to results.
 //! 4. Minimise the squared error between `sigmoid(k * eval)` and the result with Adam,
@@ -16,8 +17,8 @@ pub mod data;
 pub mod model;
 pub mod write;
 
-use crate::chess::Board;
 use crate::chess::movegen::noisy_moves;
+use crate::chess::{Board, Color};
 use crate::eval::{self, S, params};
 use crate::search::see::see_ge;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -96,12 +97,21 @@ pub fn is_quiet(board: &Board) -> bool {
             .all(|&m| !see_ge(board, m, 1))
 }
 
+/// Whether a side has nothing but its king. Such endings are left out of the training
+/// data: their result says whether the search found the mate (or the defence), not what
+/// the position is worth, and fitting the mating-drive weights to it taught them to avoid
+/// the edge (self-play at a few thousand nodes fails to convert often enough).
+pub fn is_lone_king(board: &Board) -> bool {
+    Color::ALL.iter().any(|&c| !board.color(c).more_than_one())
+}
+
 /// Counts of what happened to the records read.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct LoadStats {
     pub records: usize,
     pub invalid: usize,
     pub noisy: usize,
+    pub lone_king: usize,
 }
 
 /// Turns records into traced training positions, on `threads` threads.
@@ -142,6 +152,7 @@ pub fn load(records: &[[u8; data::RECORD_SIZE]], threads: usize) -> (Dataset, Lo
         data.append(part);
         stats.invalid += s.invalid;
         stats.noisy += s.noisy;
+        stats.lone_king += s.lone_king;
     }
     (data, stats)
 }
@@ -158,6 +169,10 @@ fn add_record(
     };
     if !is_quiet(&board) {
         stats.noisy += 1;
+        return;
+    }
+    if is_lone_king(&board) {
+        stats.lone_king += 1;
         return;
     }
     let trace = eval::traced(&board);
@@ -332,7 +347,8 @@ fn load_files(files: &[PathBuf], opts: &Options) -> Result<Dataset, String> {
     let records = read_files(files, opts.max_positions)?;
     let (data, stats) = load(&records, opts.threads);
     println!(
-        "{}: {} records, {} quiet positions kept, {} not quiet, {} invalid ({:.1} s)",
+        "{}: {} records, {} quiet positions kept, {} not quiet, {} with a lone king, \
+         {} invalid ({:.1} s)",
         files
             .iter()
             .map(|f| f.display().to_string())
@@ -341,6 +357,7 @@ fn load_files(files: &[PathBuf], opts: &Options) -> Result<Dataset, String> {
         stats.records,
         data.entries.len(),
         stats.noisy,
+        stats.lone_king,
         stats.invalid,
         start.elapsed().as_secs_f64()
     );
@@ -446,6 +463,7 @@ fn write_file(path: &PathBuf, text: &str) -> Result<(), String> {
 mod tests {
     use super::model::{Blend, Feature};
     use super::*;
+    use crate::chess::fen;
 
     #[test]
     fn recovers_known_weights_from_synthetic_data() {
@@ -494,6 +512,19 @@ mod tests {
                 assert!((got[half] - want[half]).abs() < 2.0, "{w:?}");
             }
         }
+    }
+
+    #[test]
+    fn quiet_and_lone_king_filters() {
+        let board = |text| fen::parse(text, false).unwrap();
+        assert!(is_quiet(&board(fen::START_FEN)));
+        // A hanging queen can be taken: not quiet. In check: not quiet.
+        assert!(!is_quiet(&board("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1")));
+        assert!(!is_quiet(&board("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")));
+        // A defended pawn is no gain for a queen.
+        assert!(is_quiet(&board("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1")));
+        assert!(is_lone_king(&board("8/8/4k3/8/8/3Q4/8/4K3 w - - 0 1")));
+        assert!(!is_lone_king(&board("8/4p3/4k3/8/8/3Q4/8/4K3 w - - 0 1")));
     }
 
     #[test]
