@@ -33,7 +33,7 @@ pub struct Feature {
 pub struct Entry {
     /// First feature in [`Dataset::features`]: `linear` linear features, then the danger
     /// features against White's king, then those against Black's.
-    start: u32,
+    start: u64,
     linear: u16,
     danger: [u16; 2],
     blend: Blend,
@@ -112,7 +112,7 @@ impl Dataset {
         result: f32,
         score: f32,
     ) {
-        let start = self.features.len() as u32;
+        let start = self.features.len() as u64;
         self.features.extend_from_slice(linear);
         self.features.extend_from_slice(danger[0]);
         self.features.extend_from_slice(danger[1]);
@@ -128,7 +128,7 @@ impl Dataset {
 
     /// Appends another dataset (built by another thread).
     pub fn append(&mut self, mut other: Dataset) {
-        let offset = self.features.len() as u32;
+        let offset = self.features.len() as u64;
         for e in &mut other.entries {
             e.start += offset;
         }
