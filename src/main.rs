@@ -47,6 +47,60 @@ enum Command {
         /// Position as FEN (default: the start position); quoting is optional
         fen: Vec<String>,
     },
+    /// Fit the evaluation weights to game results (Texel tuning) and write them as Rust source
+    #[command(
+        after_help = "Reads 32-byte bulletformat records (tarpon datagen output), keeps the quiet \
+positions (not in check, no capture or promotion winning material by SEE; no lone king), fits the sigmoid \
+scale k, then tunes every middlegame and endgame weight with Adam and writes the result over \
+src/eval/weights.rs (rebuild to use it).\n\n\
+Examples:\n  tarpon tune data/*.bin\n  tarpon tune games.bin --epochs 40 --lr 0.5 --batch-size 32768\n  \
+tarpon tune games.bin --max-positions 1000000 --output /tmp/weights.rs\n  \
+tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
+    )]
+    Tune {
+        /// Data files of 32-byte bulletformat records
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// A data file to report the loss on after every epoch, without training on it
+        #[arg(long)]
+        validation: Option<std::path::PathBuf>,
+        /// Passes over the data
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// Adam learning rate (centipawns per step, roughly)
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Multiply the learning rate by this after every epoch
+        #[arg(long, default_value_t = 0.9)]
+        lr_decay: f64,
+        /// Positions per gradient step
+        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+        batch_size: u64,
+        /// Worker threads
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Where to write the tuned weights
+        #[arg(long, default_value = "src/eval/weights.rs")]
+        output: std::path::PathBuf,
+        /// Use this sigmoid scale instead of fitting it
+        #[arg(long)]
+        k: Option<f64>,
+        /// Blend the recorded search score into the target (0 = results only, 1 = scores only)
+        #[arg(long, default_value_t = 0.0)]
+        score_weight: f64,
+        /// Read at most this many records
+        #[arg(long)]
+        max_positions: Option<usize>,
+        /// Seed for shuffling the batches
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Leave alone the values counted in fewer positions than this (too little evidence)
+        #[arg(long, default_value_t = 1000)]
+        min_positions: usize,
+        /// L2 penalty on moving away from the current values (0 = none)
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+    },
     /// Print the static evaluation of a position, term by term
     #[command(
         after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'"
@@ -146,6 +200,50 @@ fn main() -> ExitCode {
                         ExitCode::FAILURE
                     }
                 }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Tune {
+            files,
+            validation,
+            epochs,
+            lr,
+            lr_decay,
+            batch_size,
+            threads,
+            output,
+            k,
+            score_weight,
+            max_positions,
+            seed,
+            min_positions,
+            l2,
+        }) => {
+            if !(0.0..=1.0).contains(&score_weight) {
+                eprintln!("error: --score-weight must be between 0 and 1");
+                return ExitCode::FAILURE;
+            }
+            let options = tarpon::tools::tune::Options {
+                files,
+                validation,
+                epochs,
+                lr,
+                lr_decay,
+                batch_size: batch_size as usize,
+                threads: threads as usize,
+                output,
+                k,
+                score_weight,
+                max_positions,
+                seed,
+                min_positions,
+                l2,
+            };
+            match tarpon::tools::tune::run(&options) {
+                Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::FAILURE

@@ -1,5 +1,5 @@
-//! End-to-end tests of the `tarpon` program: the perft subcommand and the UCI loop, driven
-//! as a user or a GUI would, through arguments and standard input.
+//! End-to-end tests of the `tarpon` program: the perft, eval and tune subcommands and the UCI
+//! loop, driven as a user or a GUI would, through arguments and standard input.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -149,4 +149,50 @@ fn uci_bad_input_is_answered_and_changes_nothing() {
 fn uci_ends_at_end_of_input_without_quit() {
     let out = uci_session("isready\n");
     assert_eq!(out, "readyok\n");
+}
+
+fn run_cli(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(TARPON)
+        .args(args)
+        .output()
+        .expect("run tarpon");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn eval_prints_the_table_and_ends_with_the_score() {
+    let (ok, out, _) = run_cli(&["eval", "8/8/4k3/8/8/4K3/4P3/8", "w", "-", "-", "0", "1"]);
+    assert!(ok);
+    assert!(
+        out.contains("Passed pawns") && out.contains("Phase: 0 / 24"),
+        "{out}"
+    );
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("Final evaluation: ") && last.ends_with(" (white side)"));
+    let (ok, _, err) = run_cli(&["eval", "not a fen"]);
+    assert!(!ok && err.contains("error"), "{err}");
+}
+
+#[test]
+fn tune_rejects_bad_input_with_an_error_and_failure_status() {
+    // No data files, a missing file, a bad option value: errors, and nothing written.
+    let out_path = std::env::temp_dir().join(format!("tarpon-cli-tune-{}.rs", std::process::id()));
+    let out_arg = out_path.to_str().unwrap();
+    for args in [
+        vec!["tune"],
+        vec!["tune", "/nonexistent/data.bin", "--output", out_arg],
+        vec!["tune", "x.bin", "--threads", "0"],
+        vec!["tune", "x.bin", "--score-weight", "2", "--output", out_arg],
+    ] {
+        let (ok, _, err) = run_cli(&args);
+        assert!(!ok, "{args:?}");
+        assert!(!err.is_empty(), "{args:?}");
+    }
+    assert!(!out_path.exists());
+    let (ok, out, _) = run_cli(&["tune", "--help"]);
+    assert!(ok && out.contains("Examples:") && out.contains("--epochs"));
 }

@@ -262,8 +262,8 @@ fn the_search_probes_the_tables_below_a_root_outside_them() {
     };
     // Six pieces: captures lead into the five-piece tables.
     let pos = position("8/8/4k3/8/2p5/3r4/1P2Q3/1K4B1 b - - 0 1");
-    let with = search(&pos, depth(9), Some(&tables));
-    let without = search(&pos, depth(9), None);
+    let with = search(&pos, depth(11), Some(&tables));
+    let without = search(&pos, depth(11), None);
     assert!(with.tb_hits > 0, "{with:?}");
     assert_eq!(without.tb_hits, 0);
     // Probing limited to four pieces, or to the depth, finds less.
@@ -276,7 +276,7 @@ fn the_search_probes_the_tables_below_a_root_outside_them() {
     let tt = TranspositionTable::new(16);
     let fewer = think(
         &pos,
-        depth(9),
+        depth(11),
         &[],
         options,
         &tt,

@@ -1,47 +1,150 @@
-//! Static evaluation.
+//! Static evaluation: a tapered, hand-crafted evaluation whose weights `tarpon tune` fits
+//! to game results.
 //!
-//! For now Tarpon evaluates a position by material plus piece-square tables, each with a
-//! middlegame and an endgame value, blended by the game phase ("tapered" evaluation). The
-//! numbers live in [`psqt`]. Everything else in the engine only calls [`evaluate`] (and
-//! [`trace`] for the `eval` command), so a fuller evaluation can later replace the body
-//! without touching its callers.
+//! Every term adds a middlegame/endgame pair ([`S`]) to the side that has the feature:
+//! material and piece-square tables, pawn structure ([`pawns`]), piece activity
+//! ([`pieces`]), king safety ([`king`]), threats, space and tempo ([`threats`]) and mating
+//! patterns ([`endgame`]). At the end the two halves are blended by the game phase
+//! ([`taper`]), scaled down in drawish endings ([`endgame::scale_factor`]) and as the
+//! fifty-move counter runs up, and returned from the side to move's point of view.
 //!
-//! There is no side-to-move (tempo) bonus: the score of a position and of its colour-flipped
-//! mirror are exactly equal, and the start position scores 0.
+//! The numbers are in [`weights`] (a generated file) and described in [`params`]. The
+//! evaluation is generic over a [`Tracer`] that is told every weight used and how often:
+//! the engine passes [`NoTrace`], whose empty methods compile away, while the `eval`
+//! table and the tuner pass a [`Trace`] that records the coefficients.
+//!
+//! The evaluation is exactly colour-symmetric: every term is computed the same way for
+//! either colour in colour-relative terms, and every division rounds towards zero, so a
+//! position and its colour-flipped mirror get the same score for the side to move.
 
-pub mod psqt;
+pub mod endgame;
+pub mod king;
+pub mod masks;
+pub mod params;
+pub mod pawns;
+pub mod pieces;
+mod tapered;
+pub mod threats;
+pub mod trace;
+pub mod weights;
 
-use crate::chess::{Board, Color, PieceType};
-use psqt::{EG_PST, EG_VALUE, MAX_PHASE, MG_PST, MG_VALUE, PHASE_WEIGHT};
-use std::fmt::Write;
+pub use tapered::S;
+pub use trace::{Trace, trace, traced};
+
+use crate::chess::attacks::king_attacks;
+use crate::chess::{Bitboard, Board, Color, PieceType, Square};
+use params::{Weight, w};
+use pawns::{PawnEntry, PawnTable};
+
+/// How much each piece type contributes to the game phase: minors 1, rooks 2, queens 4.
+/// The full starting set adds up to [`MAX_PHASE`].
+pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+/// The phase of the starting position, and the clamp for positions with promoted pieces.
+/// Phase `MAX_PHASE` is pure middlegame, phase 0 pure endgame.
+pub const MAX_PHASE: i32 = 24;
+
+/// Scale factors are fractions of this (see [`endgame::scale_factor`]).
+pub const SCALE_MAX: i32 = 64;
+
+/// The fifty-move scaling multiplies the score by `(FIFTY_MOVE_BASE - clock) / FIFTY_MOVE_BASE`
+/// (clock in plies, at most 100): nothing changes at a fresh capture or pawn move, and the
+/// score is halved when a draw can be claimed. The shrinking tells the search that an
+/// advantage it cannot turn into progress is worth less and less.
+pub const FIFTY_MOVE_BASE: i32 = 200;
+
+/// Static scores stay well inside the range of real (non-mate) search scores.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// Receives every weight the evaluation uses: `add(color, index, count)` means the weight
+/// with flat index `index` ([`params`]) was counted `count` times for `color` (for a
+/// [`params::Kind::Danger`] weight: towards the danger of `color`'s king). `finish` gets
+/// the final blend. A traced evaluation computes the pawn terms afresh instead of taking
+/// them from the pawn hash table, whose entries cannot replay the weights that made them.
+pub trait Tracer {
+    fn add(&mut self, color: Color, index: usize, count: i32);
+    fn king_danger(&mut self, color: Color, danger: S, penalty: S);
+    fn finish(&mut self, result: &Blend);
+}
+
+/// The engine's tracer: records nothing, and compiles to nothing.
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Color, _: usize, _: i32) {}
+    #[inline(always)]
+    fn king_danger(&mut self, _: Color, _: S, _: S) {}
+    #[inline(always)]
+    fn finish(&mut self, _: &Blend) {}
+}
+
+/// How the final score came out of the middlegame and endgame totals.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Blend {
+    /// White's total minus Black's, king danger included.
+    pub total: S,
+    pub phase: i32,
+    /// [`taper`] of `total` by `phase`.
+    pub tapered: i32,
+    /// The scale factor (out of [`SCALE_MAX`]) for the side ahead, the sign of `tapered`
+    /// saying which.
+    pub scale: i32,
+    /// The halfmove clock, capped at 100.
+    pub halfmove: i32,
+    /// The final score from White's point of view.
+    pub white: i32,
+}
+
+/// Per-thread evaluation state: the pawn hash table. Each search thread owns one.
+#[derive(Default)]
+pub struct EvalCache {
+    pawns: PawnTable,
+}
+
+impl EvalCache {
+    pub fn new() -> EvalCache {
+        EvalCache::default()
+    }
+}
 
 /// The score of the position in centipawns from the side to move's point of view
 /// (positive: good for the side to move).
 #[inline]
-pub fn evaluate(board: &Board) -> i32 {
-    let white = evaluate_white(board);
+pub fn evaluate(board: &Board, cache: &mut EvalCache) -> i32 {
+    from_side_to_move(board, evaluate_white(board, cache))
+}
+
+/// The score in centipawns from White's point of view, whoever is to move.
+pub fn evaluate_white(board: &Board, cache: &mut EvalCache) -> i32 {
+    let pawns = cache.pawns.get(board);
+    run(board, pawns, &mut NoTrace)
+}
+
+/// [`evaluate`] for callers that evaluate a single position and keep no cache.
+pub fn evaluate_without_cache(board: &Board) -> i32 {
+    let pawns = pawns::compute(board, &mut NoTrace);
+    from_side_to_move(board, run(board, pawns, &mut NoTrace))
+}
+
+fn from_side_to_move(board: &Board, white: i32) -> i32 {
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
     }
 }
 
-/// The score in centipawns from White's point of view, whoever is to move.
-pub fn evaluate_white(board: &Board) -> i32 {
-    let (mut mg, mut eg) = (0, 0);
-    for kind in PieceType::ALL {
-        for sq in board.pieces(Color::White, kind) {
-            let [m, e] = psqt::piece_square(Color::White, kind, sq);
-            mg += m;
-            eg += e;
-        }
-        for sq in board.pieces(Color::Black, kind) {
-            let [m, e] = psqt::piece_square(Color::Black, kind, sq);
-            mg -= m;
-            eg -= e;
-        }
-    }
-    taper(mg, eg, phase(board))
+/// The evaluation proper, from White's point of view, given the pawn entry (which the
+/// caller computed with the same tracer, or took from the cache when not tracing).
+fn run<T: Tracer>(board: &Board, pawns: PawnEntry, t: &mut T) -> i32 {
+    let mut e = Eval::new(board, pawns, t);
+    e.material_and_squares();
+    pieces::evaluate(&mut e);
+    king::evaluate(&mut e);
+    pawns::passed(&mut e);
+    threats::evaluate(&mut e);
+    endgame::mating(&mut e);
+    e.blend()
 }
 
 /// The game phase: 24 (`MAX_PHASE`) with all minor and major pieces on the board, falling
@@ -67,141 +170,155 @@ pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
     (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
-/// A middlegame/endgame pair of scores.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tapered {
-    pub mg: i32,
-    pub eg: i32,
+/// The entry of a piece-square table (laid out a8-first from White's side, as printed in
+/// `weights.rs`) for a piece of `color` on `sq`.
+#[inline(always)]
+pub const fn table_index(color: Color, sq: Square) -> usize {
+    match color {
+        // Flip the rank: Tarpon's a1 (0) is the printed table's last row (56).
+        Color::White => sq.index() ^ 56,
+        // Black's a8 plays the role of White's a1; mirrored then flipped, the two flips
+        // cancel and the square indexes the table directly.
+        Color::Black => sq.index(),
+    }
 }
 
-impl Tapered {
-    fn add(&mut self, mg: i32, eg: i32) {
-        self.mg += mg;
-        self.eg += eg;
-    }
+/// The running state of one evaluation: the score of each side so far, the danger to
+/// each king, and the attack maps that later terms consult.
+pub struct Eval<'a, T: Tracer> {
+    pub board: &'a Board,
+    t: &'a mut T,
+    /// Each colour's total so far, from its own point of view.
+    pub score: [S; 2],
+    /// The danger inputs against each colour's king (see `king.rs`).
+    pub danger: [S; 2],
+    pub pawns: PawnEntry,
+    pub king: [Square; 2],
+    /// Squares attacked by each colour, by each of its piece types, and at least twice.
+    pub attacked: [Bitboard; 2],
+    pub attacked_by: [[Bitboard; 6]; 2],
+    pub attacked_twice: [Bitboard; 2],
+    /// The squares around each king that attacks are counted on.
+    pub king_zone: [Bitboard; 2],
+}
 
-    fn minus(self, other: Tapered) -> Tapered {
-        Tapered {
-            mg: self.mg - other.mg,
-            eg: self.eg - other.eg,
+impl<'a, T: Tracer> Eval<'a, T> {
+    fn new(board: &'a Board, pawns: PawnEntry, t: &'a mut T) -> Eval<'a, T> {
+        let king = [
+            board.king_square(Color::White),
+            board.king_square(Color::Black),
+        ];
+        let mut e = Eval {
+            board,
+            t,
+            score: [pawns.score[0], pawns.score[1]],
+            danger: [S::ZERO; 2],
+            pawns,
+            king,
+            attacked: [Bitboard::EMPTY; 2],
+            attacked_by: [[Bitboard::EMPTY; 6]; 2],
+            attacked_twice: [Bitboard::EMPTY; 2],
+            king_zone: [Bitboard::EMPTY; 2],
+        };
+        for color in Color::ALL {
+            let c = color.index();
+            let around_king = king_attacks(king[c]);
+            let pawn_attacks = pawns.attacks[c];
+            e.attacked_by[c][PieceType::Pawn.index()] = pawn_attacks;
+            e.attacked_by[c][PieceType::King.index()] = around_king;
+            e.attacked[c] = pawn_attacks | around_king;
+            e.attacked_twice[c] = pawns.double_attacks[c] | (pawn_attacks & around_king);
+            let zone = around_king.with(king[c]);
+            e.king_zone[c] = zone | masks::forward(color, zone);
         }
-    }
-}
-
-/// The evaluation split into its terms, each counted for both colours from that colour's
-/// own point of view (the `eval` command's table).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Breakdown {
-    /// Piece values, `[colour]`.
-    pub material: [Tapered; 2],
-    /// Piece-square bonuses, `[colour][piece type]`.
-    pub pst: [[Tapered; 6]; 2],
-    /// See [`phase`].
-    pub phase: i32,
-}
-
-impl Breakdown {
-    /// Everything one colour has: material plus all its piece-square bonuses.
-    pub fn side_total(&self, color: Color) -> Tapered {
-        let mut total = self.material[color.index()];
-        for t in self.pst[color.index()] {
-            total.add(t.mg, t.eg);
-        }
-        total
+        e
     }
 
-    /// The blended score from White's point of view; equals [`evaluate_white`].
-    pub fn white_score(&self) -> i32 {
-        let diff = self
-            .side_total(Color::White)
-            .minus(self.side_total(Color::Black));
-        taper(diff.mg, diff.eg, self.phase)
+    /// Counts weight `w` `n` times for `color`.
+    #[inline(always)]
+    pub fn add(&mut self, color: Color, w: Weight, n: i32) {
+        self.score[color.index()] += w.value * n;
+        self.t.add(color, w.index, n);
     }
-}
 
-/// Computes the evaluation term by term. Slower than [`evaluate`], which sums the same
-/// numbers from a combined table; the tests check the two agree.
-pub fn breakdown(board: &Board) -> Breakdown {
-    let mut b = Breakdown {
-        phase: phase(board),
-        ..Breakdown::default()
-    };
-    for color in Color::ALL {
-        for kind in PieceType::ALL {
-            let k = kind.index();
-            for sq in board.pieces(color, kind) {
-                let i = psqt::table_index(color, sq);
-                b.material[color.index()].add(MG_VALUE[k], EG_VALUE[k]);
-                b.pst[color.index()][k].add(MG_PST[k][i], EG_PST[k][i]);
+    /// Counts danger weight `w` `n` times against `color`'s king.
+    #[inline(always)]
+    pub fn add_danger(&mut self, color: Color, w: Weight, n: i32) {
+        self.danger[color.index()] += w.value * n;
+        self.t.add(color, w.index, n);
+    }
+
+    /// Records `attacks` of a piece of `color` and `kind` in the attack maps.
+    #[inline(always)]
+    pub fn record_attacks(&mut self, color: Color, kind: PieceType, attacks: Bitboard) {
+        let c = color.index();
+        self.attacked_twice[c] |= self.attacked[c] & attacks;
+        self.attacked[c] |= attacks;
+        self.attacked_by[c][kind.index()] |= attacks;
+    }
+
+    /// Material and piece-square bonuses of every piece.
+    fn material_and_squares(&mut self) {
+        for color in Color::ALL {
+            for kind in PieceType::ALL {
+                let pieces = self.board.pieces(color, kind);
+                if kind != PieceType::King {
+                    self.add(color, w!(PIECE_VALUE[kind.index()]), pieces.count() as i32);
+                }
+                for sq in pieces {
+                    self.add(color, square_weight(kind, table_index(color, sq)), 1);
+                }
             }
         }
     }
-    b
+
+    /// Passes the king-safety result to the tracer.
+    pub fn trace_king_danger(&mut self, color: Color, danger: S, penalty: S) {
+        self.t.king_danger(color, danger, penalty);
+    }
+
+    /// Blends the totals into the final score from White's point of view.
+    fn blend(self) -> i32 {
+        let total = self.score[0] - self.score[1];
+        let phase = phase(self.board);
+        let tapered = taper(total.mg(), total.eg(), phase);
+        let ahead = if tapered >= 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let scale = endgame::scale_factor(self.board, ahead);
+        let halfmove = (self.board.halfmove_clock() as i32).min(100);
+        let scaled = tapered * scale / SCALE_MAX;
+        let white = (scaled * (FIFTY_MOVE_BASE - halfmove) / FIFTY_MOVE_BASE)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        self.t.finish(&Blend {
+            total,
+            phase,
+            tapered,
+            scale,
+            halfmove,
+            white,
+        });
+        white
+    }
 }
 
-/// A human-readable table of the evaluation for the `eval` command: each term's
-/// middlegame and endgame values for White, Black and their difference, then the phase
-/// and the blended score. The last line is always
-/// `Final evaluation: <cp> (white side)`, `<cp>` being [`evaluate`] seen from White
-/// ([`evaluate_white`]); there is no newline after it.
-pub fn trace(board: &Board) -> String {
-    let b = breakdown(board);
-    let mut out = String::new();
-    let rule = format!("{:-<16}+{:-<15}+{:-<15}+{:-<15}\n", "", "", "", "");
-    let header = format!(
-        "{:>15} | {:^13} | {:^13} | {:^13}",
-        "Term", "White", "Black", "White-Black"
-    );
-    let _ = writeln!(out, "{}", header.trim_end());
-    let _ = writeln!(
-        out,
-        "{:>15} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-        "", "MG", "EG", "MG", "EG", "MG", "EG"
-    );
-    out.push_str(&rule);
-    let row = |out: &mut String, name: &str, w: Tapered, bl: Tapered| {
-        let d = w.minus(bl);
-        let _ = writeln!(
-            out,
-            "{:>15} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-            name, w.mg, w.eg, bl.mg, bl.eg, d.mg, d.eg
-        );
-    };
-    row(&mut out, "Material", b.material[0], b.material[1]);
-    let names = [
-        "Pawn PST",
-        "Knight PST",
-        "Bishop PST",
-        "Rook PST",
-        "Queen PST",
-        "King PST",
-    ];
-    for (k, name) in names.iter().enumerate() {
-        row(&mut out, name, b.pst[0][k], b.pst[1][k]);
+/// The piece-square weight of a piece of `kind` on table entry `i`.
+#[inline(always)]
+fn square_weight(kind: PieceType, i: usize) -> Weight {
+    match kind {
+        PieceType::Pawn => w!(PAWN_PST[i]),
+        PieceType::Knight => w!(KNIGHT_PST[i]),
+        PieceType::Bishop => w!(BISHOP_PST[i]),
+        PieceType::Rook => w!(ROOK_PST[i]),
+        PieceType::Queen => w!(QUEEN_PST[i]),
+        PieceType::King => w!(KING_PST[i]),
     }
-    out.push_str(&rule);
-    let (w, bl) = (b.side_total(Color::White), b.side_total(Color::Black));
-    row(&mut out, "Total", w, bl);
-    let d = w.minus(bl);
-    // The fast path is the one the engine uses; the breakdown must agree with it.
-    let white = evaluate_white(board);
-    debug_assert_eq!(white, b.white_score());
-    let _ = writeln!(
-        out,
-        "\nPhase: {} / {max} ({max} = middlegame, 0 = endgame)",
-        b.phase,
-        max = MAX_PHASE
-    );
-    let _ = writeln!(
-        out,
-        "Tapered: ({} * {} + {} * {}) / {} = {}",
-        d.mg,
-        b.phase,
-        d.eg,
-        MAX_PHASE - b.phase,
-        MAX_PHASE,
-        white
-    );
-    let _ = write!(out, "\nFinal evaluation: {white} (white side)");
-    out
+}
+
+/// Evaluates with tracer `t`, computing the pawn terms afresh so that they are traced too.
+pub(crate) fn run_traced<T: Tracer>(board: &Board, t: &mut T) -> i32 {
+    let pawns = pawns::compute(board, t);
+    run(board, pawns, t)
 }

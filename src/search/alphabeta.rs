@@ -59,7 +59,7 @@ impl Searcher<'_> {
             return DRAW;
         }
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos);
+            return evaluate(&self.pos, &mut self.eval_cache);
         }
         // Mate distance pruning: no line from here can beat a mate already found nearer
         // the root.
@@ -107,7 +107,7 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+            entry.map_or_else(|| evaluate(&self.pos, &mut self.eval_cache), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
         // "Improving": better than two plies ago, when we last had the move. Pruning is
@@ -349,11 +349,18 @@ impl Searcher<'_> {
         })
     }
 
-    fn store_tablebase_result(&self, key: u64, score: i32, bound: Bound, depth: i32, ply: usize) {
+    fn store_tablebase_result(
+        &mut self,
+        key: u64,
+        score: i32,
+        bound: Bound,
+        depth: i32,
+        ply: usize,
+    ) {
         let static_eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            evaluate(&self.pos)
+            evaluate(&self.pos, &mut self.eval_cache)
         };
         self.tt.store(
             key,
@@ -416,7 +423,11 @@ impl Searcher<'_> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 4 {
-            return if in_check { DRAW } else { evaluate(&self.pos) };
+            return if in_check {
+                DRAW
+            } else {
+                evaluate(&self.pos, &mut self.eval_cache)
+            };
         }
 
         let key = self.pos.key();
@@ -433,7 +444,8 @@ impl Searcher<'_> {
         if !in_check {
             // Stand pat: the side to move need not capture, so the static evaluation is
             // a lower bound on the score.
-            static_eval = entry.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            static_eval =
+                entry.map_or_else(|| evaluate(&self.pos, &mut self.eval_cache), |e| e.eval);
             if static_eval >= beta {
                 return static_eval;
             }

@@ -24,6 +24,7 @@ pub mod tt;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::to_uci;
 use crate::chess::{Move, Position};
+use crate::eval::EvalCache;
 use crate::tablebase::{self, Miss, RootMetric, Tablebases};
 use history::{Histories, PieceTo};
 use params::*;
@@ -164,6 +165,8 @@ pub struct Searcher<'a> {
     nmp_min_ply: usize,
     lmr: Vec<[i32; 64]>,
     tb: TbUse,
+    /// This search's own evaluation state (the pawn hash table).
+    eval_cache: EvalCache,
 }
 
 /// Searches `pos` within `limits` and returns the best move. Reports `info` lines on
@@ -227,6 +230,7 @@ impl<'a> Searcher<'a> {
             nmp_min_ply: 0,
             lmr: lmr_table(),
             tb: TbUse::default(),
+            eval_cache: EvalCache::new(),
         };
         searcher.setup_tablebases();
         searcher
@@ -343,6 +347,9 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 break;
             }
+            // Each line was searched with the earlier ones excluded, so a later line can
+            // come out better than an earlier one: report (and play) them best first.
+            self.root_moves[..lines].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
             for line in 0..lines {
                 let text = self.info_line(depth, line, "");

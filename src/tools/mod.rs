@@ -4,3 +4,4 @@ pub mod book;
 pub mod bulletformat;
 pub mod datagen;
 pub mod perft;
+pub mod tune;
