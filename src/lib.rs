@@ -1,13 +1,17 @@
 //! Tarpon, a UCI chess engine.
 //!
 //! - [`chess`]: the rules: board, attacks, legal move generation, notation, perft.
+//! - [`search`]: finding the best move: alpha-beta, move ordering, transposition table, time.
+//! - [`eval`]: the static evaluation, term by term, with its weights.
 //! - [`book`]: Polyglot opening books.
 //! - [`uci`]: the Universal Chess Interface loop that GUIs talk to.
 //! - [`tools`]: the developer subcommands (`perft`, ...).
 //! - [`tablebase`]: Syzygy endgame tablebases (loading, probing, root move ranking).
+//! - [`rng`]: SplitMix64, the one pseudo-random generator.
 pub mod book;
 pub mod chess;
 pub mod eval;
+pub mod rng;
 pub mod search;
 pub mod tablebase;
 pub mod tools;

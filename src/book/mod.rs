@@ -18,6 +18,7 @@ pub mod polyglot_keys;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::to_uci;
 use crate::chess::{Board, Move, PieceType, Position, Square};
+use crate::rng::SplitMix64;
 use std::fmt;
 use std::path::Path;
 
@@ -112,7 +113,8 @@ impl std::error::Error for BookError {}
 #[derive(Clone, Debug)]
 pub struct Book {
     entries: Vec<Entry>,
-    random: SplitMix,
+    /// Clock-seeded: random book choices need variety between games, not reproducibility.
+    random: SplitMix64,
 }
 
 impl Book {
@@ -149,7 +151,7 @@ impl Book {
         }
         Ok(Book {
             entries,
-            random: SplitMix::from_clock(),
+            random: SplitMix64::from_clock(),
         })
     }
 
@@ -201,7 +203,7 @@ impl Book {
             // `max_by_key` keeps the last of equal maxima; reversing keeps the first.
             return moves.iter().rev().max_by_key(|(_, e)| e.weight).copied();
         }
-        let mut pick = self.random.next() % total;
+        let mut pick = self.random.below(total);
         for &(m, entry) in moves {
             let weight = u64::from(entry.weight);
             if pick < weight {
@@ -300,28 +302,6 @@ pub fn describe(board: &Board, m: Move, entry: Entry, total: u64) -> String {
         entry.weight,
         percent(entry.weight, total)
     )
-}
-
-/// SplitMix64, seeded from the clock: random book choices need variety between games, not
-/// statistical quality or reproducibility.
-#[derive(Clone, Debug)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn from_clock() -> SplitMix {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        SplitMix(nanos ^ u64::from(std::process::id()).rotate_left(32))
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 #[cfg(test)]
@@ -460,7 +440,7 @@ mod tests {
             .map(|&(m, w)| entry(key, raw(crate::chess::fen::START_FEN, m), w))
             .collect();
         let mut b = book(&entries);
-        b.random = SplitMix(12345);
+        b.random = SplitMix64::new(12345);
         let moves = b.probe(&start, None).unwrap();
         // The best is the first of the highest weight.
         let best = b.choose(&moves, true).unwrap();

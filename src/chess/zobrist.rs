@@ -6,15 +6,7 @@
 //! same in every build (saved tables and test expectations stay valid).
 
 use super::types::{Piece, Square};
-
-/// SplitMix64: small, fast, and its outputs pass the usual statistical tests.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::splitmix;
 
 pub struct Keys {
     pub piece_square: [[u64; 64]; 12],

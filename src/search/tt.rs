@@ -412,11 +412,9 @@ mod tests {
 
     /// SplitMix64, to make keys and field values for the tests.
     fn next_random(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (next, out) = crate::rng::splitmix(*state);
+        *state = next;
+        out
     }
 
     fn mv(from: u8, to: u8) -> Move {

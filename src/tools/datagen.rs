@@ -46,6 +46,7 @@
 use super::bulletformat::{self, GameResult};
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Board, Color, Move, Outcome, Position, fen};
+use crate::rng::SplitMix64;
 use crate::search::history::Histories;
 use crate::search::movepick::is_noisy;
 use crate::search::score::is_mate;
@@ -361,31 +362,13 @@ struct Game {
     openings_rejected: u32,
 }
 
-/// SplitMix64: small, fast and good enough to choose openings.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// The generator of game number `game` of a run seeded with `seed`.
-    fn for_game(seed: u64, game: u64) -> Rng {
-        let mut mixer = Rng(seed);
-        let base = mixer.next_u64();
-        let mut rng = Rng(base ^ game.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        rng.next_u64();
-        rng
-    }
-
-    /// A number in `0..n` (the modulo bias is negligible for the small `n` used here).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+/// The generator of game number `game` of a run seeded with `seed`: each game has its own,
+/// so a run repeats game for game whatever the number of threads.
+fn game_rng(seed: u64, game: u64) -> SplitMix64 {
+    let base = SplitMix64::new(seed).next_u64();
+    let mut rng = SplitMix64::new(base ^ game.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    rng.next_u64();
+    rng
 }
 
 /// Reads the start positions of a book: one FEN or EPD per line (the first four fields,
@@ -598,7 +581,7 @@ fn worker(shared: &Shared) {
         if number >= options.games {
             break;
         }
-        let mut rng = Rng::for_game(options.seed, number);
+        let mut rng = game_rng(options.seed, number);
         match play_game(shared, &mut rng, &tt, &mut histories) {
             Ok(Some(game)) => {
                 if let Err(error) = write_game(shared, &game) {
@@ -660,7 +643,7 @@ fn search(
 /// Draws openings until one is playable and undecided. `None` when the run was stopped.
 fn opening(
     shared: &Shared,
-    rng: &mut Rng,
+    rng: &mut SplitMix64,
     tt: &TranspositionTable,
     histories: &mut Histories,
     rejected: &mut u32,
@@ -668,7 +651,7 @@ fn opening(
     let options = shared.options;
     for _ in 0..MAX_OPENING_TRIES {
         let mut pos = match &shared.book {
-            Some(book) => Position::from_board(book[rng.below(book.len())]),
+            Some(book) => Position::from_board(book[rng.below(book.len() as u64) as usize]),
             None => Position::startpos(),
         };
         let plies = match options.random_plies {
@@ -682,7 +665,7 @@ fn opening(
                 playable = false;
                 break;
             }
-            pos.make(moves[rng.below(moves.len())]);
+            pos.make(moves[rng.below(moves.len() as u64) as usize]);
         }
         if playable && pos.outcome().is_none() {
             let (_, score) = search(shared, &pos, tt, histories);
@@ -708,7 +691,7 @@ fn usable(board: &Board, best: Move, score: i32) -> bool {
 /// Plays one game. `None` when the run was stopped during the game.
 fn play_game(
     shared: &Shared,
-    rng: &mut Rng,
+    rng: &mut SplitMix64,
     tt: &TranspositionTable,
     histories: &mut Histories,
 ) -> Result<Option<Game>, DatagenError> {
@@ -797,7 +780,7 @@ mod tests {
 
     #[test]
     fn game_generators_differ_by_seed_and_number() {
-        let first = |seed, game| Rng::for_game(seed, game).next_u64();
+        let first = |seed, game| game_rng(seed, game).next_u64();
         assert_eq!(first(1, 0), first(1, 0));
         assert_ne!(first(1, 0), first(1, 1));
         assert_ne!(first(1, 0), first(2, 0));

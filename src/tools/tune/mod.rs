@@ -20,6 +20,7 @@ pub mod write;
 use crate::chess::movegen::noisy_moves;
 use crate::chess::{Board, Color};
 use crate::eval::{self, S, params};
+use crate::rng::SplitMix64;
 use crate::search::see::see_ge;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Adam, Dataset, Target};
@@ -222,23 +223,11 @@ fn read_files(
     Ok(out)
 }
 
-/// SplitMix64, for shuffling the batches reproducibly.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn shuffle(&mut self, items: &mut [u32]) {
-        for i in (1..items.len()).rev() {
-            let j = (self.next() % (i as u64 + 1)) as usize;
-            items.swap(i, j);
-        }
+/// Shuffles `items` (Fisher-Yates); the seeded generator makes the batch order repeatable.
+fn shuffle(rng: &mut SplitMix64, items: &mut [u32]) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
     }
 }
 
@@ -296,12 +285,12 @@ pub fn train(
     let start = w.to_vec();
     let trainable = trainable(data, w.len(), opts.min_positions);
     let mut adam = Adam::new(w.len(), opts.lr);
-    let mut rng = Rng(opts.seed);
+    let mut rng = SplitMix64::new(opts.seed);
     let mut order: Vec<u32> = (0..data.entries.len() as u32).collect();
     let mut grads = vec![vec![[0.0; 2]; w.len()]; opts.threads.max(1)];
     let mut lr = opts.lr;
     for epoch in 1..=opts.epochs {
-        rng.shuffle(&mut order);
+        shuffle(&mut rng, &mut order);
         let bar = progress(
             order.len() as u64,
             &format!("epoch {epoch}/{}", opts.epochs),
@@ -471,17 +460,17 @@ mod tests {
         // the target is the exact win probability of the true evaluation.
         let truth = [[50.0, 80.0], [-30.0, 20.0], [10.0, -40.0], [100.0, 60.0]];
         let k = 0.01;
-        let mut rng = Rng(42);
+        let mut rng = SplitMix64::new(42);
         let mut data = Dataset::default();
         for _ in 0..4000 {
             let features: Vec<Feature> = (0..4u16)
                 .map(|index| Feature {
                     index,
-                    coef: (rng.next() % 7) as i16 - 3,
+                    coef: (rng.below(7)) as i16 - 3,
                 })
                 .collect();
             let blend = Blend {
-                phase: (rng.next() % 25) as u8,
+                phase: (rng.below(25)) as u8,
                 scale: [64, 64],
                 halfmove: 0,
             };
