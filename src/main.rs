@@ -171,6 +171,15 @@ fn dg() -> tarpon::tools::datagen::Options {
     tarpon::tools::datagen::Options::default()
 }
 
+/// A FEN given as words on the command line (quoting is optional), or the start position.
+fn fen_or_start(words: &[String]) -> String {
+    if words.is_empty() {
+        tarpon::chess::fen::START_FEN.to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -183,11 +192,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Book { file, fen }) => {
-            let fen = if fen.is_empty() {
-                tarpon::chess::fen::START_FEN.to_string()
-            } else {
-                fen.join(" ")
-            };
+            let fen = fen_or_start(&fen);
             match tarpon::tools::book::list(&file, &fen) {
                 Ok(listing) => {
                     for line in &listing.lines {
@@ -296,11 +301,7 @@ fn main() -> ExitCode {
             datagen(&options)
         }
         Some(Command::Eval { fen }) => {
-            let fen = if fen.is_empty() {
-                tarpon::chess::fen::START_FEN.to_string()
-            } else {
-                fen.join(" ")
-            };
+            let fen = fen_or_start(&fen);
             match tarpon::chess::fen::parse(&fen, false) {
                 Ok(board) => {
                     print!("{}", tarpon::eval::trace(&board));
@@ -317,11 +318,7 @@ fn main() -> ExitCode {
             fen,
             chess960,
         }) => {
-            let fen = if fen.is_empty() {
-                tarpon::chess::fen::START_FEN.to_string()
-            } else {
-                fen.join(" ")
-            };
+            let fen = fen_or_start(&fen);
             match tarpon::tools::perft::run(&fen, depth, chess960) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

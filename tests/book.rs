@@ -3,18 +3,18 @@
 //! with keys from Tarpon's Polyglot key function (itself checked against the published key
 //! values in `src/book/polyglot_keys.rs`).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::process::Command;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tarpon::book::{self, Entry};
 use tarpon::chess::Position;
 use tarpon::chess::fen::START_FEN;
 use tarpon::chess::notation::parse_uci;
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+mod common;
+
+use common::engine::{Engine, TARPON};
 
 /// Generous: the machine running the tests may be busy.
 const ANSWER: Duration = Duration::from_secs(20);
@@ -92,63 +92,13 @@ fn raw_of_text(text: &str) -> u16 {
 
 // --- Talking to the engine -----------------------------------------------------------------
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    transcript: Vec<String>,
-}
-
+/// The conversations these tests have, on top of the shared driver.
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(TARPON)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start tarpon");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.transcript.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").expect("write to the engine");
-        self.stdin.flush().expect("flush");
-    }
-
     /// The lines up to and including the first that starts with `prefix`.
     fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + ANSWER;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Ok(line) = self.lines.recv_timeout(left) else {
-                panic!(
-                    "no '{prefix}' line within {ANSWER:?}:\n{}",
-                    self.transcript.join("\n")
-                );
-            };
-            self.transcript.push(line.clone());
-            lines.push(line.clone());
-            if line.starts_with(prefix) {
-                return lines;
-            }
-        }
+        self.collect_until(&format!("'{prefix}' line"), ANSWER, |l| {
+            l.starts_with(prefix)
+        })
     }
 
     /// Sets up a book session: the options, then `isready` so that loading is done.
@@ -170,14 +120,6 @@ impl Engine {
         let best = lines.last().and_then(|l| l.split_whitespace().nth(1));
         let best = best.expect("a move after bestmove").to_string();
         (lines, best)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
     }
 }
 

@@ -8,9 +8,6 @@
 //! figures (stop within 200 ms, a forced move within 100 ms) are printed, so that a
 //! regression shows in the output even when it stays under the asserted limit.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 use tarpon::chess::movegen::legal_moves;
@@ -19,7 +16,7 @@ use tarpon::chess::{Move, Position};
 
 mod common;
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+use common::engine::Engine;
 
 /// How long any answer that needs no thinking may take before the test gives up. Long,
 /// because a loaded machine may be slow to schedule the engine; the tests that care about
@@ -30,115 +27,8 @@ const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 
 
 // --- The test driver ----------------------------------------------------------------------
 
-/// A running engine and the conversation so far.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// Everything sent (`> ...`) and received, for failure messages.
-    transcript: Vec<String>,
-}
-
+/// The conversations these tests have, on top of the shared driver.
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(TARPON)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start tarpon");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        // The thread ends when the engine closes its output (exit) or the test is gone.
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-            transcript: Vec::new(),
-        }
-    }
-
-    /// The last part of the conversation, for a failure message.
-    fn tail(&self) -> String {
-        let from = self.transcript.len().saturating_sub(60);
-        self.transcript[from..].join("\n")
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_raw(&format!("{line}\n"));
-    }
-
-    /// Sends text exactly as given (for odd line endings).
-    fn send_raw(&mut self, text: &str) {
-        self.transcript.push(format!("> {text:?}"));
-        let written = self
-            .stdin
-            .write_all(text.as_bytes())
-            .and_then(|()| self.stdin.flush());
-        if let Err(e) = written {
-            panic!("cannot write {text:?} to the engine: {e}\n{}", self.tail());
-        }
-    }
-
-    /// The next line within `timeout`, or `None` when none came in time. Panics if the
-    /// engine closed its output.
-    fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => {
-                self.transcript.push(line.clone());
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                panic!("the engine closed its output\n{}", self.tail())
-            }
-        }
-    }
-
-    /// Reads lines until one satisfies `done`; returns all of them, that one last.
-    fn collect_until(
-        &mut self,
-        what: &str,
-        timeout: Duration,
-        done: impl Fn(&str) -> bool,
-    ) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Some(line) = self.next_line(left) else {
-                panic!(
-                    "no {what} within {timeout:?}; the conversation so far:\n{}",
-                    self.tail()
-                );
-            };
-            let finished = done(&line);
-            lines.push(line);
-            if finished {
-                return lines;
-            }
-        }
-    }
-
-    /// Reads until a line satisfying `done` and returns that line.
-    fn expect_line(
-        &mut self,
-        what: &str,
-        timeout: Duration,
-        done: impl Fn(&str) -> bool,
-    ) -> String {
-        self.collect_until(what, timeout, done).pop().unwrap()
-    }
-
     /// Sends `isready` and returns everything the engine said before `readyok`: the answer
     /// to the commands sent since the last sync, complete (the loop handles commands in
     /// order, so `readyok` comes after their output).
@@ -237,16 +127,6 @@ impl Engine {
                 }
                 None => thread::sleep(Duration::from_millis(5)),
             }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // A failed test must not leave its engine running (searching, perhaps for ever).
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
         }
     }
 }

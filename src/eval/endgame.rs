@@ -13,7 +13,7 @@
 
 use super::masks::{centre_distance, distance, manhattan};
 use super::params::w;
-use super::{Eval, SCALE_MAX, Tracer};
+use super::{Eval, MINORS_AND_MAJORS, SCALE_MAX, Tracer};
 use crate::chess::{Bitboard, Board, Color, PieceType, Square};
 
 /// Piece values used only to classify endings (pawn, knight, bishop, rook, queen): fixed,
@@ -35,15 +35,10 @@ pub const NO_PAWNS_VS_MORE: i32 = 16;
 
 /// The pieces other than pawns and king, valued nominally.
 fn non_pawn_material(board: &Board, color: Color) -> i32 {
-    [
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-    ]
-    .into_iter()
-    .map(|kind| NOMINAL[kind.index()] * board.pieces(color, kind).count() as i32)
-    .sum()
+    MINORS_AND_MAJORS
+        .into_iter()
+        .map(|kind| NOMINAL[kind.index()] * board.pieces(color, kind).count() as i32)
+        .sum()
 }
 
 /// Whether `color` has only its king left.

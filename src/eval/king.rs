@@ -20,7 +20,7 @@
 
 use super::masks::{forward_ranks_of, relative_rank};
 use super::params::w;
-use super::{Eval, S, Tracer};
+use super::{Eval, MINORS_AND_MAJORS, S, Tracer};
 use crate::chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, PieceType, Square};
 
@@ -134,15 +134,7 @@ fn safe_checks<T: Tracer>(e: &mut Eval<'_, T>, color: Color, king: Square) {
         straight,
         diagonal | straight,
     ];
-    for (i, kind) in [
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, kind) in MINORS_AND_MAJORS.into_iter().enumerate() {
         let n = (checks[i] & e.attacked_by[t][kind.index()] & safe).count() as i32;
         if n > 0 {
             e.add_danger(color, w!(SAFE_CHECK[i]), n);

@@ -147,17 +147,21 @@ fn run<T: Tracer>(board: &Board, pawns: PawnEntry, t: &mut T) -> i32 {
     e.blend()
 }
 
+/// The pieces other than pawns and king, knight to queen: the ones with mobility, phase
+/// weight and checks, which the evaluation terms loop over.
+pub(crate) const MINORS_AND_MAJORS: [PieceType; 4] = [
+    PieceType::Knight,
+    PieceType::Bishop,
+    PieceType::Rook,
+    PieceType::Queen,
+];
+
 /// The game phase: 24 (`MAX_PHASE`) with all minor and major pieces on the board, falling
 /// to 0 as they come off (knight or bishop 1, rook 2, queen 4). Clamped to `MAX_PHASE`, so
 /// extra promoted pieces cannot push it past pure middlegame.
 pub fn phase(board: &Board) -> i32 {
     let mut phase = 0;
-    for kind in [
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-    ] {
+    for kind in MINORS_AND_MAJORS {
         phase += PHASE_WEIGHT[kind.index()] * board.kind(kind).count() as i32;
     }
     phase.min(MAX_PHASE)

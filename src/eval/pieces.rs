@@ -4,17 +4,9 @@
 
 use super::masks::relative_rank;
 use super::params::{Weight, w};
-use super::{Eval, Tracer};
+use super::{Eval, MINORS_AND_MAJORS, Tracer};
 use crate::chess::attacks::piece_attacks;
 use crate::chess::{Bitboard, Color, PieceType, Square};
-
-/// The piece types evaluated here, in the order their attacks are collected.
-const PIECES: [PieceType; 4] = [
-    PieceType::Knight,
-    PieceType::Bishop,
-    PieceType::Rook,
-    PieceType::Queen,
-];
 
 pub fn evaluate<T: Tracer>(e: &mut Eval<'_, T>) {
     for color in Color::ALL {
@@ -24,7 +16,7 @@ pub fn evaluate<T: Tracer>(e: &mut Eval<'_, T>) {
         let them = color.flip();
         let blocked = e.board.pieces(color, PieceType::Pawn) | e.king[color.index()];
         let area = !(e.pawns.attacks[them.index()] | blocked);
-        for kind in PIECES {
+        for kind in MINORS_AND_MAJORS {
             for sq in e.board.pieces(color, kind) {
                 piece(e, color, kind, sq, area);
             }

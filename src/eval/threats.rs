@@ -3,7 +3,7 @@
 
 use super::masks::backward;
 use super::params::w;
-use super::{Eval, Tracer};
+use super::{Eval, MINORS_AND_MAJORS, Tracer};
 use crate::chess::{Bitboard, Color, PieceType};
 
 /// Files c to f: the centre where space matters.
@@ -42,15 +42,7 @@ fn threats<T: Tracer>(e: &mut Eval<'_, T>, color: Color) {
     }
 
     let by_pawn = e.attacked_by[c][PieceType::Pawn.index()];
-    for (i, kind) in [
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, kind) in MINORS_AND_MAJORS.into_iter().enumerate() {
         let n = (pieces(kind) & by_pawn).count() as i32;
         if n > 0 {
             e.add(color, w!(THREAT_BY_PAWN[i]), n);

@@ -7,6 +7,8 @@
 // Every test crate compiles its own copy and uses only some of the helpers.
 #![allow(dead_code)]
 
+pub mod engine;
+
 use std::io::Write;
 use std::path::PathBuf;
 

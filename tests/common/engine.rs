@@ -1,0 +1,133 @@
+//! A UCI conversation with the real `tarpon` program, for the tests that drive it as a GUI
+//! would: commands go to its standard input, and a reader thread forwards its output lines
+//! through a channel, so that every answer has a deadline and a hung or silent engine fails
+//! the test (with the conversation so far) instead of hanging it. Test files add their own
+//! conversation helpers in `impl Engine` blocks.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+pub const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+/// A running engine and the conversation so far.
+pub struct Engine {
+    pub child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Everything sent (`> ...`) and received, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    pub fn start() -> Engine {
+        let mut child = Command::new(TARPON)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start tarpon");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        // The thread ends when the engine closes its output (exit) or the test is gone.
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// The last part of the conversation, for a failure message.
+    pub fn tail(&self) -> String {
+        let from = self.transcript.len().saturating_sub(60);
+        self.transcript[from..].join("\n")
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(&format!("{line}\n"));
+    }
+
+    /// Sends text exactly as given (for odd line endings).
+    pub fn send_raw(&mut self, text: &str) {
+        self.transcript.push(format!("> {text:?}"));
+        let written = self
+            .stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| self.stdin.flush());
+        if let Err(e) = written {
+            panic!("cannot write {text:?} to the engine: {e}\n{}", self.tail());
+        }
+    }
+
+    /// The next line within `timeout`, or `None` when none came in time. Panics if the
+    /// engine closed its output.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.transcript.push(line.clone());
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the engine closed its output\n{}", self.tail())
+            }
+        }
+    }
+
+    /// Reads lines until one satisfies `done`; returns all of them, that one last.
+    pub fn collect_until(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Some(line) = self.next_line(left) else {
+                panic!(
+                    "no {what} within {timeout:?}; the conversation so far:\n{}",
+                    self.tail()
+                );
+            };
+            let finished = done(&line);
+            lines.push(line);
+            if finished {
+                return lines;
+            }
+        }
+    }
+
+    /// Reads until a line satisfying `done` and returns that line.
+    pub fn expect_line(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> String {
+        self.collect_until(what, timeout, done).pop().unwrap()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // A failed test must not leave its engine running (searching, perhaps for ever).
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
