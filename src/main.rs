@@ -61,7 +61,7 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
         /// Data files of 32-byte bulletformat records
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
-        /// A data file to report the loss on after every epoch, without training on it
+        /// A data file to report the loss on (against game results only) after every epoch, without training on it
         #[arg(long)]
         validation: Option<std::path::PathBuf>,
         /// Passes over the data

@@ -374,14 +374,20 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     let all: Vec<u32> = (0..data.entries.len() as u32).collect();
     let k = match opts.k {
         Some(k) => k,
-        None => model::fit_k(&data, &w, opts.score_weight, &all),
+        None => model::fit_k(&data, &w, &all),
     };
     let target = Target {
         k,
         score_weight: opts.score_weight,
     };
+    // The held-out loss is always against game results alone: that is what the evaluation
+    // is for, and it keeps runs with different --score-weight comparable.
+    let results_only = Target {
+        k,
+        score_weight: 0.0,
+    };
     let held_out = |w: &model::Weights| match &validation {
-        Some(v) => format!(", validation {:.6}", full_loss(v, w, target)),
+        Some(v) => format!(", validation {:.6}", full_loss(v, w, results_only)),
         None => String::new(),
     };
     let loss_before = full_loss(&data, &w, target);

@@ -330,9 +330,11 @@ pub fn gradient(
     error
 }
 
-/// The `k` that best fits the current evaluation to the targets (golden-section search
-/// on the loss, which is unimodal in `k` for any sensible data).
-pub fn fit_k(data: &Dataset, w: &Weights, score_weight: f64, indices: &[u32]) -> f64 {
+/// The `k` that best fits the current evaluation to the game results (golden-section search
+/// on the loss, which is unimodal in `k` for any sensible data). Always against results:
+/// against a blend with the recorded search scores the fit is biased toward small `k`
+/// (with scores alone it degenerates, since a flat sigmoid matches a flat sigmoid).
+pub fn fit_k(data: &Dataset, w: &Weights, indices: &[u32]) -> f64 {
     let evals: Vec<(f64, &Entry)> = indices
         .iter()
         .map(|&i| {
@@ -341,7 +343,10 @@ pub fn fit_k(data: &Dataset, w: &Weights, score_weight: f64, indices: &[u32]) ->
         })
         .collect();
     let loss_at = |k: f64| {
-        let target = Target { k, score_weight };
+        let target = Target {
+            k,
+            score_weight: 0.0,
+        };
         evals
             .iter()
             .map(|(v, e)| (sigmoid(k, *v) - target.of(e)).powi(2))
@@ -558,7 +563,7 @@ pub(crate) mod tests {
         }
         let w = [[2.0, 2.0]];
         let all: Vec<u32> = (0..data.entries.len() as u32).collect();
-        let k = fit_k(&data, &w, 0.0, &all);
+        let k = fit_k(&data, &w, &all);
         assert!((k - 0.004).abs() < 1e-5, "{k}");
     }
 }
