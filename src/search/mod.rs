@@ -20,6 +20,7 @@ pub mod score;
 pub mod see;
 pub mod timeman;
 pub mod tt;
+pub mod wdl;
 
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::to_uci;
