@@ -18,6 +18,7 @@ pub mod movepick;
 pub mod params;
 pub mod score;
 pub mod see;
+pub mod skill;
 pub mod timeman;
 pub mod tt;
 pub mod wdl;

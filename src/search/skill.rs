@@ -1,0 +1,161 @@
+//! Playing strength for people: `UCI_LimitStrength` with `UCI_Elo`, and `Skill Level`.
+//!
+//! A weakened engine should lose like a human of its rating, not like a program that plays
+//! perfectly and then throws a piece away at random. Two things make Tarpon weaker:
+//!
+//! - **It looks less far**: the search gets a node budget that grows exponentially with the
+//!   rating (each 100 Elo multiplies it by `NODE_GROWTH`), so a weak setting misses deeper
+//!   tactics the way a weak player does, and still sees the simple ones.
+//! - **It does not always pick its best move**: the search keeps several candidate moves
+//!   (MultiPV) and one is chosen at random, a move `loss` centipawns worse than the best
+//!   having the weight `exp(-loss / temperature)`. The temperature falls as the rating
+//!   rises. A slightly worse move is often chosen when several are close (as a human picks
+//!   one of several plausible moves); a much worse one seldom, and only when it was among
+//!   the candidates, that is, a move that looked reasonable to a shallow search.
+//!
+//! The constants were calibrated by games (see docs/strength.md for the table).
+
+use crate::chess::Move;
+use crate::rng::SplitMix64;
+
+/// The lowest and highest `UCI_Elo`.
+pub const ELO_MIN: i32 = 800;
+pub const ELO_MAX: i32 = 2800;
+/// `Skill Level` 20 is full strength; 0..=19 map to ratings (see `elo_of_level`).
+pub const LEVEL_MAX: i32 = 20;
+
+/// Nodes per move at `ELO_MIN`.
+const NODES_AT_MIN: f64 = 60.0;
+/// How the node budget grows per 100 Elo.
+const NODE_GROWTH: f64 = 1.55;
+/// Temperature of the move choice at `ELO_MIN`, in centipawns; it falls linearly to
+/// `TEMPERATURE_AT_MAX` at `ELO_MAX`.
+const TEMPERATURE_AT_MIN: f64 = 160.0;
+const TEMPERATURE_AT_MAX: f64 = 8.0;
+/// Candidate moves searched for the choice (the MultiPV of the weakened search).
+pub const CANDIDATES: usize = 4;
+
+/// A strength limit: the rating to play at.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Skill {
+    elo: i32,
+}
+
+impl Skill {
+    /// The limit for a `UCI_Elo` value (clamped to the supported range).
+    pub fn from_elo(elo: i32) -> Skill {
+        Skill {
+            elo: elo.clamp(ELO_MIN, ELO_MAX),
+        }
+    }
+
+    /// The limit for a `Skill Level`: `None` (full strength) at `LEVEL_MAX`.
+    pub fn from_level(level: i32) -> Option<Skill> {
+        (level < LEVEL_MAX).then(|| Skill::from_elo(elo_of_level(level)))
+    }
+
+    /// What the UCI options ask for: `UCI_LimitStrength` uses `UCI_Elo`, otherwise the
+    /// `Skill Level` applies (as in Stockfish).
+    pub fn from_options(limit_strength: bool, elo: i32, level: i32) -> Option<Skill> {
+        if limit_strength {
+            Some(Skill::from_elo(elo))
+        } else {
+            Skill::from_level(level)
+        }
+    }
+
+    pub fn elo(&self) -> i32 {
+        self.elo
+    }
+
+    /// The most nodes the search may spend on a move.
+    pub fn nodes(&self) -> u64 {
+        let steps = f64::from(self.elo - ELO_MIN) / 100.0;
+        (NODES_AT_MIN * NODE_GROWTH.powf(steps)) as u64
+    }
+
+    /// The temperature of the move choice, in centipawns.
+    pub fn temperature(&self) -> f64 {
+        let x = f64::from(self.elo - ELO_MIN) / f64::from(ELO_MAX - ELO_MIN);
+        TEMPERATURE_AT_MIN + x * (TEMPERATURE_AT_MAX - TEMPERATURE_AT_MIN)
+    }
+
+    /// Chooses among the searched candidates, each a move with its score (centipawns for
+    /// the side to move; the best first or not, any order). Mates are handled as scores:
+    /// missing a mate for a losing alternative is a large loss and thus rare.
+    pub fn choose(&self, candidates: &[(Move, i32)], rng: &mut SplitMix64) -> Move {
+        let Some(best) = candidates.iter().map(|&(_, s)| s).max() else {
+            return Move::NONE;
+        };
+        let t = self.temperature();
+        let weights: Vec<f64> = candidates
+            .iter()
+            .map(|&(_, s)| (-(f64::from(best) - f64::from(s)) / t).exp())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut pick = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for (&(mv, _), w) in candidates.iter().zip(&weights) {
+            if pick < *w {
+                return mv;
+            }
+            pick -= w;
+        }
+        candidates[0].0
+    }
+}
+
+/// The rating of a `Skill Level` below 20: 800 at level 0, 100 more per level.
+pub fn elo_of_level(level: i32) -> i32 {
+    ELO_MIN + 100 * level.clamp(0, LEVEL_MAX - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Move, Square};
+
+    fn mv(to: u8) -> Move {
+        Move::new(Square::new(12), Square::new(to))
+    }
+
+    #[test]
+    fn stronger_settings_search_more_and_choose_more_sharply() {
+        let mut last = Skill::from_elo(ELO_MIN);
+        for elo in (ELO_MIN + 100..=ELO_MAX).step_by(100) {
+            let s = Skill::from_elo(elo);
+            assert!(s.nodes() > last.nodes() && s.temperature() < last.temperature());
+            last = s;
+        }
+        assert_eq!(Skill::from_elo(100).elo(), ELO_MIN);
+        assert_eq!(Skill::from_elo(5000).elo(), ELO_MAX);
+    }
+
+    #[test]
+    fn levels_and_options() {
+        assert_eq!(Skill::from_level(20), None);
+        assert_eq!(Skill::from_level(0), Some(Skill::from_elo(800)));
+        assert_eq!(Skill::from_level(10), Some(Skill::from_elo(1800)));
+        assert_eq!(Skill::from_options(true, 1500, 20), Some(Skill::from_elo(1500)));
+        assert_eq!(Skill::from_options(false, 1500, 20), None);
+        assert_eq!(Skill::from_options(false, 1500, 5), Some(Skill::from_elo(1300)));
+    }
+
+    #[test]
+    fn the_choice_follows_the_scores() {
+        let candidates = [(mv(20), 50), (mv(28), 40), (mv(21), -300)];
+        for elo in [800, 1600, 2400] {
+            let skill = Skill::from_elo(elo);
+            let mut rng = SplitMix64::new(7);
+            let mut counts = [0u32; 3];
+            for _ in 0..10_000 {
+                let chosen = skill.choose(&candidates, &mut rng);
+                counts[candidates.iter().position(|c| c.0 == chosen).unwrap()] += 1;
+            }
+            // The best is chosen most, the close second often, the blunder rarely.
+            assert!(counts[0] > counts[1] && counts[1] > counts[2], "{elo}: {counts:?}");
+            assert!(counts[1] > 1000, "{elo}: {counts:?}");
+            assert!(counts[2] < 2000, "{elo}: {counts:?}");
+        }
+        assert_eq!(Skill::from_elo(800).choose(&[], &mut SplitMix64::new(1)), Move::NONE);
+    }
+}
