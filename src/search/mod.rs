@@ -520,7 +520,12 @@ impl<'a> Searcher<'a> {
         }
         // A helper that completed the requested depth has a result as good as the main
         // thread's would be: `go depth` is answered then (see `Shared::depth_reached`).
-        if !self.is_main() && self.limits.depth.is_some() && self.completed_depth == max_depth {
+        // Not with MultiPV, whose lines only the main thread reports.
+        if !self.is_main()
+            && self.limits.depth.is_some()
+            && self.completed_depth == max_depth
+            && self.options.multi_pv == 1
+        {
             self.shared.depth_reached.store(true, Ordering::Relaxed);
         }
         self.wait_while_pondering_or_infinite();
