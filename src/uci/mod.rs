@@ -74,6 +74,8 @@ pub struct Uci {
     search: Option<JoinHandle<Engine>>,
     /// The running search waits for `stop` (`go infinite` or `go ponder`).
     search_waits_for_stop: bool,
+    /// The running search is `go ponder` (without `infinite`): `ponderhit` lets it end.
+    search_is_ponder: bool,
     control: Arc<SearchControl>,
     out: Reporter,
     /// The opening book, read when `OwnBook` and `BookFile` are both set.
@@ -112,6 +114,7 @@ impl Uci {
             options,
             search: None,
             search_waits_for_stop: false,
+            search_is_ponder: false,
             control: Arc::new(SearchControl::default()),
             out,
             book: None,
@@ -188,8 +191,10 @@ impl Uci {
             "stop" => self.finish_search(),
             "ponderhit" => {
                 self.control.ponderhit();
-                // The search now ends by itself, on the clock.
-                self.search_waits_for_stop = false;
+                // A ponder search now ends by itself, on the clock (`go infinite` does not).
+                if self.search_is_ponder {
+                    self.search_waits_for_stop = false;
+                }
             }
             "eval" => {
                 for line in eval::trace(&self.position).lines() {
@@ -384,6 +389,7 @@ impl Uci {
         };
         self.control.begin(limits.ponder);
         self.search_waits_for_stop = limits.infinite || limits.ponder;
+        self.search_is_ponder = limits.ponder && !limits.infinite;
         let position = self.position.clone();
         let control = self.control.clone();
         let out = self.out.clone();
