@@ -16,7 +16,7 @@
 //!
 //! The helper threads are started for each `go` and end with it, inside a
 //! `std::thread::scope`; what a thread learns that is worth keeping between moves (its
-//! histories and pawn hash table, [`ThreadData`]) lives in [`SearchThreads`] and is lent to
+//! histories and pawn hash table, `ThreadData`) lives in [`SearchThreads`] and is lent to
 //! the thread for the search. Starting a thread costs tens of microseconds, nothing against
 //! the milliseconds a move takes, and in exchange there is no pool to manage: no sleeping
 //! threads, no hand-over of work through condition variables, nothing that can be left
