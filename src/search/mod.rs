@@ -124,7 +124,7 @@ pub struct SearchResult {
 
 /// A move at the root with what the search knows about it.
 #[derive(Clone, Debug)]
-pub(crate) struct RootMove {
+struct RootMove {
     mv: Move,
     /// Score from the current iteration (`-INFINITE` if not yet searched or not better
     /// than the best so far) and from the previous one, for ordering.
@@ -246,7 +246,7 @@ pub fn think(
 /// What a helper thread takes over from the main thread's setup: the root position, its
 /// (filtered, tablebase-ranked) root moves and the settings.
 #[derive(Clone)]
-pub(crate) struct HelperSetup {
+struct HelperSetup {
     pos: Position,
     root_moves: Vec<RootMove>,
     limits: Limits,
