@@ -31,11 +31,19 @@ enum Command {
         chess960: bool,
     },
     /// Search the benchmark positions to a fixed depth; ends with '<nodes> nodes <nps> nps'
-    #[command(after_help = "Examples:\n  tarpon bench\n  tarpon bench 13")]
+    #[command(
+        after_help = "Examples:\n  tarpon bench\n  tarpon bench 13\n  tarpon bench 13 2        # two threads: nps and time to depth\n  tarpon bench 13 2 64     # ... with a 64 MB table\n\nThe node total is the search's signature with one thread; with more it varies from run to run."
+    )]
     Bench {
         /// Search depth
         #[arg(default_value_t = tarpon::tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
+        /// Search threads
+        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
+        /// Transposition table size in MB
+        #[arg(default_value_t = tarpon::tools::bench::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
     },
     /// List an opening book's moves for a position, with weights and percentages
     #[command(
@@ -187,8 +195,14 @@ fn main() -> ExitCode {
             tarpon::uci::run();
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth }) => {
-            tarpon::tools::bench::run(depth, &mut |line| println!("{line}"));
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            tarpon::tools::bench::run_with(depth, threads.into(), hash as usize, &mut |line| {
+                println!("{line}")
+            });
             ExitCode::SUCCESS
         }
         Some(Command::Book { file, fen }) => {

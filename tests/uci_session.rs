@@ -10,13 +10,13 @@
 
 use std::thread;
 use std::time::{Duration, Instant};
+use tarpon::chess::Position;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::notation::parse_uci;
-use tarpon::chess::{Move, Position};
 
 mod common;
 
-use common::engine::Engine;
+use common::engine::{Engine, check_bestmove};
 
 /// How long any answer that needs no thinking may take before the test gives up. Long,
 /// because a loaded machine may be slow to schedule the engine; the tests that care about
@@ -66,24 +66,6 @@ impl Engine {
             "{line:?} answered {out:?}"
         );
         out
-    }
-
-    /// Reads for `duration` and fails if a line satisfying `forbidden` arrives.
-    fn expect_no_line(&mut self, what: &str, duration: Duration, forbidden: impl Fn(&str) -> bool) {
-        let deadline = Instant::now() + duration;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return;
-            }
-            if let Some(line) = self.next_line(left) {
-                assert!(
-                    !forbidden(&line),
-                    "unexpected {what}: {line}\n{}",
-                    self.tail()
-                );
-            }
-        }
     }
 
     /// Waits for `bestmove` and returns all output since, with the time it took.
@@ -145,24 +127,6 @@ fn after(fen: &str, moves: &[&str]) -> Position {
         pos.make(mv);
     }
     pos
-}
-
-/// Checks a `bestmove <m> [ponder <p>]` line against the position searched: `m` must be
-/// legal there and `p` legal after it. Returns (m, p).
-fn check_bestmove(pos: &Position, line: &str) -> (Move, Option<Move>) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let (best, ponder) = match words[..] {
-        ["bestmove", best] => (best, None),
-        ["bestmove", best, "ponder", ponder] => (best, Some(ponder)),
-        _ => panic!("malformed bestmove line {line:?}"),
-    };
-    let best = parse_uci(pos, best).unwrap_or_else(|e| panic!("{line:?} in {}: {e}", pos.fen()));
-    let ponder = ponder.map(|p| {
-        let mut next = pos.clone();
-        next.make(best);
-        parse_uci(&next, p).unwrap_or_else(|e| panic!("{line:?}: ponder move: {e}"))
-    });
-    (best, ponder)
 }
 
 /// A UCI score as one comparable number: centipawns, with mates beyond any of them.

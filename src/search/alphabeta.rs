@@ -59,7 +59,7 @@ impl Searcher<'_> {
             return DRAW;
         }
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos, &mut self.eval_cache);
+            return evaluate(&self.pos, self.eval_cache);
         }
         // Mate distance pruning: no line from here can beat a mate already found nearer
         // the root.
@@ -107,7 +107,7 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate(&self.pos, &mut self.eval_cache), |e| e.eval)
+            entry.map_or_else(|| evaluate(&self.pos, self.eval_cache), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
         // "Improving": better than two plies ago, when we last had the move. Pruning is
@@ -360,7 +360,7 @@ impl Searcher<'_> {
         let static_eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            evaluate(&self.pos, &mut self.eval_cache)
+            evaluate(&self.pos, self.eval_cache)
         };
         self.tt.store(
             key,
@@ -426,7 +426,7 @@ impl Searcher<'_> {
             return if in_check {
                 DRAW
             } else {
-                evaluate(&self.pos, &mut self.eval_cache)
+                evaluate(&self.pos, self.eval_cache)
             };
         }
 
@@ -444,8 +444,7 @@ impl Searcher<'_> {
         if !in_check {
             // Stand pat: the side to move need not capture, so the static evaluation is
             // a lower bound on the score.
-            static_eval =
-                entry.map_or_else(|| evaluate(&self.pos, &mut self.eval_cache), |e| e.eval);
+            static_eval = entry.map_or_else(|| evaluate(&self.pos, self.eval_cache), |e| e.eval);
             if static_eval >= beta {
                 return static_eval;
             }

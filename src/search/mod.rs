@@ -7,6 +7,10 @@
 //! quiescence search. After every iteration the engine reports an `info` line, and at the
 //! end the best move.
 //!
+//! With `Threads` above 1 the search is a *Lazy SMP* search (`threads.rs`): helper threads
+//! run the same iterative deepening on the same position, sharing only the transposition
+//! table, and the thread with the best completed result supplies the move.
+//!
 //! With Syzygy tablebases (`SearchOptions::tablebases`), a root position in the tables
 //! has its moves ranked by the tables first, and only the best-ranked ones are searched
 //! (`setup_tablebases`); below the root, positions right after a capture or pawn move
@@ -19,11 +23,12 @@ pub mod params;
 pub mod score;
 pub mod see;
 pub mod skill;
+pub mod threads;
 pub mod timeman;
 pub mod tt;
 pub mod wdl;
 
-use crate::chess::movegen::legal_moves;
+use crate::chess::movegen::{is_legal, legal_moves};
 use crate::chess::notation::to_uci;
 use crate::chess::{Move, Position};
 use crate::eval::EvalCache;
@@ -31,9 +36,10 @@ use crate::tablebase::{self, Miss, RootMetric, Tablebases};
 use history::{Histories, PieceTo};
 use params::*;
 use score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+use threads::Shared;
 use timeman::{Limits, TimeManager};
 use tt::TranspositionTable;
 
@@ -45,6 +51,38 @@ pub struct SearchControl {
     /// The search is pondering (thinking on the opponent's time): no time limit applies
     /// until `ponderhit` clears this flag, which also starts the move's clock.
     pub pondering: AtomicBool,
+    /// When `ponderhit` arrived: the move's clock starts then, not when the search thread
+    /// next looks at the flag. Touched once per ponder search, so a mutex costs nothing.
+    ponderhit_at: Mutex<Option<Instant>>,
+}
+
+impl SearchControl {
+    /// Resets the signals for a new search; `ponder` for `go ponder`.
+    pub fn begin(&self, ponder: bool) {
+        *self.lock_ponderhit() = None;
+        self.stop.store(false, Ordering::Relaxed);
+        self.pondering.store(ponder, Ordering::Release);
+    }
+
+    /// `ponderhit`: the opponent played the expected move, and our clock starts now.
+    pub fn ponderhit(&self) {
+        // The time is written before the flag is cleared, so a search that sees the flag
+        // cleared (the Release/Acquire pair) also finds the time.
+        *self.lock_ponderhit() = Some(Instant::now());
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// When `ponderhit` arrived, if it did since `begin`.
+    fn ponderhit_time(&self) -> Option<Instant> {
+        *self.lock_ponderhit()
+    }
+
+    fn lock_ponderhit(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+        // A panic elsewhere cannot leave an `Option<Instant>` half written: use it anyway.
+        self.ponderhit_at
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// Where a search sends its `info` lines (standard output for UCI, a buffer in tests).
@@ -128,7 +166,7 @@ const EMPTY_FRAME: Frame = Frame {
 };
 
 /// How this search uses the tablebases.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct TbUse {
     tables: Option<Arc<Tablebases>>,
     /// Positions with at most this many pieces are probed below the root; 0 for none.
@@ -143,16 +181,23 @@ struct TbUse {
 }
 
 pub struct Searcher<'a> {
+    /// 0 for the main thread, which alone reports and manages the time; 1.. for helpers.
+    id: usize,
     pos: Position,
     tt: &'a TranspositionTable,
     histories: &'a mut Histories,
-    control: &'a SearchControl,
+    /// What the threads of this search share besides the table (signals, node counts).
+    shared: &'a Shared<'a>,
     limits: Limits,
     options: SearchOptions,
     time: TimeManager,
     start: Instant,
     pondering: bool,
+    /// This thread's nodes, exact.
     nodes: u64,
+    /// The other threads' nodes as last published (see `threads::Counters`): they count
+    /// towards `go nodes`.
+    other_nodes: u64,
     seldepth: usize,
     stack: Vec<Frame>,
     /// Triangular principal-variation table: `pv[ply]` is the best line found from `ply`.
@@ -167,12 +212,13 @@ pub struct Searcher<'a> {
     nmp_min_ply: usize,
     lmr: Vec<[i32; 64]>,
     tb: TbUse,
-    /// This search's own evaluation state (the pawn hash table).
-    eval_cache: EvalCache,
+    /// This thread's own evaluation state (the pawn hash table).
+    eval_cache: &'a mut EvalCache,
 }
 
-/// Searches `pos` within `limits` and returns the best move. Reports `info` lines on
-/// standard output if `options.report` is set; the caller prints `bestmove`.
+/// Searches `pos` within `limits` with one thread and returns the best move. Reports
+/// `info` lines if `options.report` is set; the caller prints `bestmove`. For more threads
+/// see [`threads::SearchThreads`].
 pub fn think(
     pos: &Position,
     limits: Limits,
@@ -182,19 +228,44 @@ pub fn think(
     histories: &mut Histories,
     control: &SearchControl,
 ) -> SearchResult {
-    let mut searcher = Searcher::new(pos, limits, searchmoves, options, tt, histories, control);
-    searcher.iterative_deepening()
+    let mut eval_cache = EvalCache::new();
+    let main = threads::ThreadState {
+        histories,
+        eval_cache: &mut eval_cache,
+    };
+    threads::search(
+        pos,
+        limits,
+        searchmoves,
+        options,
+        tt,
+        control,
+        main,
+        &mut [],
+    )
+}
+
+/// What a helper thread takes over from the main thread's setup: the root position, its
+/// (filtered, tablebase-ranked) root moves and the settings.
+#[derive(Clone)]
+struct HelperSetup {
+    pos: Position,
+    root_moves: Vec<RootMove>,
+    limits: Limits,
+    options: SearchOptions,
+    tb: TbUse,
 }
 
 impl<'a> Searcher<'a> {
+    /// The main thread's searcher: finds the root moves (and ranks them by the tablebases).
     fn new(
         pos: &Position,
         limits: Limits,
         searchmoves: &[Move],
         options: SearchOptions,
         tt: &'a TranspositionTable,
-        histories: &'a mut Histories,
-        control: &'a SearchControl,
+        state: threads::ThreadState<'a>,
+        shared: &'a Shared<'a>,
     ) -> Searcher<'a> {
         let root_moves = legal_moves(pos)
             .iter()
@@ -211,16 +282,18 @@ impl<'a> Searcher<'a> {
             .collect();
         let time = TimeManager::new(&limits, options.move_overhead);
         let mut searcher = Searcher {
+            id: 0,
             pos: pos.clone(),
             tt,
-            histories,
-            control,
+            histories: state.histories,
+            shared,
             pondering: limits.ponder,
             limits,
             options,
             time,
             start: Instant::now(),
             nodes: 0,
+            other_nodes: 0,
             seldepth: 0,
             stack: vec![EMPTY_FRAME; MAX_PLY + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -232,10 +305,76 @@ impl<'a> Searcher<'a> {
             nmp_min_ply: 0,
             lmr: lmr_table(),
             tb: TbUse::default(),
-            eval_cache: EvalCache::new(),
+            eval_cache: state.eval_cache,
         };
         searcher.setup_tablebases();
         searcher
+    }
+
+    /// What helper threads need to search the same root (see `helper`).
+    fn helper_setup(&self) -> HelperSetup {
+        // Helpers search until the main thread stops them, or to the depth limit; the
+        // clock, `go mate`, pondering and `go infinite` are the main thread's business.
+        // `go nodes` counts every thread's nodes, so helpers keep that limit too.
+        let limits = Limits {
+            depth: self.limits.depth,
+            nodes: self.limits.nodes,
+            ..Limits::default()
+        };
+        let mut tb = self.tb.clone();
+        tb.hits = 0;
+        HelperSetup {
+            pos: self.pos.clone(),
+            root_moves: self.root_moves.clone(),
+            limits,
+            options: SearchOptions {
+                // Only the main thread speaks.
+                report: None,
+                ..self.options.clone()
+            },
+            tb,
+        }
+    }
+
+    /// Helper thread `id`'s searcher, from the main thread's `setup`.
+    fn helper(
+        id: usize,
+        setup: HelperSetup,
+        tt: &'a TranspositionTable,
+        state: threads::ThreadState<'a>,
+        shared: &'a Shared<'a>,
+    ) -> Searcher<'a> {
+        let time = TimeManager::new(&setup.limits, setup.options.move_overhead);
+        Searcher {
+            id,
+            pos: setup.pos,
+            tt,
+            histories: state.histories,
+            shared,
+            pondering: false,
+            limits: setup.limits,
+            options: setup.options,
+            time,
+            start: Instant::now(),
+            nodes: 0,
+            other_nodes: 0,
+            seldepth: 0,
+            stack: vec![EMPTY_FRAME; MAX_PLY + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            root_moves: setup.root_moves,
+            pv_index: 0,
+            completed_depth: 0,
+            stopped: false,
+            nmp_min_ply: 0,
+            lmr: lmr_table(),
+            tb: setup.tb,
+            eval_cache: state.eval_cache,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
     }
 
     /// Prepares the tablebase probes. A root in the tables gets its moves ranked by them;
@@ -305,20 +444,25 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn iterative_deepening(&mut self) -> SearchResult {
-        self.tt.new_search();
+    /// Whether the answer needs no search: there is no legal move, or one forced move
+    /// under a clock, which thinking cannot change. No helper thread starts then.
+    fn answer_is_immediate(&self) -> bool {
+        self.root_moves.is_empty()
+            || (self.root_moves.len() == 1 && self.limits.uses_clock() && !self.limits.ponder)
+    }
+
+    /// Searches depth after depth until a limit or a signal ends the search. The main
+    /// thread then waits, if it is pondering or in `go infinite`, for the command that
+    /// allows it to answer; the caller collects the result (`outcome`, `finish`).
+    fn iterative_deepening(&mut self) {
         if self.root_moves.is_empty() {
-            let score = if self.pos.in_check() { -MATE } else { 0 };
+            let score = self.no_move_score();
             self.report(&format!("info depth 0 score {}", score::to_uci(score)));
             self.wait_while_pondering_or_infinite();
-            return SearchResult {
-                score,
-                ..self.result(0)
-            };
+            return;
         }
-        // A forced move under a clock is played at once: thinking cannot change it.
-        if self.root_moves.len() == 1 && self.limits.uses_clock() && !self.limits.ponder {
-            return self.result(0);
+        if self.answer_is_immediate() {
+            return;
         }
 
         let max_depth = self
@@ -330,6 +474,9 @@ impl<'a> Searcher<'a> {
         let mut previous_best = Move::NONE;
         let mut previous_score = 0;
         for depth in 1..=max_depth {
+            if self.skips_depth(depth, max_depth) {
+                continue;
+            }
             // Scores of this iteration start unknown: if it is stopped early, a move it has
             // not reached must not outrank, with a score from the last iteration, the
             // moves it has already searched deeper.
@@ -353,9 +500,11 @@ impl<'a> Searcher<'a> {
             // come out better than an earlier one: report (and play) them best first.
             self.root_moves[..lines].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
-            for line in 0..lines {
-                let text = self.info_line(depth, line, "");
-                self.report(&text);
+            if self.is_main() {
+                for line in 0..lines {
+                    let text = self.info_line(depth, line, "");
+                    self.report(&text);
+                }
             }
 
             let best = &self.root_moves[0];
@@ -371,8 +520,31 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
+        // A helper that completed the requested depth has a result as good as the main
+        // thread's would be: `go depth` is answered then (see `Shared::depth_reached`).
+        // Not with MultiPV, whose lines only the main thread reports.
+        if !self.is_main()
+            && self.limits.depth.is_some()
+            && self.completed_depth == max_depth
+            && self.options.multi_pv == 1
+        {
+            self.shared.depth_reached.store(true, Ordering::Relaxed);
+        }
         self.wait_while_pondering_or_infinite();
-        self.result(self.completed_depth)
+    }
+
+    /// Helper threads vary their iterations so that they do not all search the same tree
+    /// in step with the main thread: odd-numbered helpers skip every other depth (1, 3, 5,
+    /// ... for helper 1; 1, 2, 4, 6, ... for helper 3, and so on), so they are often an
+    /// iteration ahead and leave deeper results in the table for the others. Even-numbered
+    /// helpers search every depth; they still differ from the main thread through their
+    /// own histories and the timing of what the others store. Depth 1 and the last depth
+    /// are never skipped.
+    fn skips_depth(&self, depth: i32, max_depth: i32) -> bool {
+        self.id % 2 == 1
+            && depth > 1
+            && depth < max_depth
+            && (depth + (self.id / 2) as i32) % 2 == 0
     }
 
     /// Searches the root with a narrow window around the previous score, widening it on
@@ -395,14 +567,20 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 return;
             }
+            // (Only the main thread reports: helpers need not format the line at all.)
+            let reports = self.options.report.is_some();
             if score <= alpha {
-                let text = self.info_line(depth, self.pv_index, " upperbound");
-                self.report(&text);
+                if reports {
+                    let text = self.info_line(depth, self.pv_index, " upperbound");
+                    self.report(&text);
+                }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
             } else if score >= beta {
-                let text = self.info_line(depth, self.pv_index, " lowerbound");
-                self.report(&text);
+                if reports {
+                    let text = self.info_line(depth, self.pv_index, " lowerbound");
+                    self.report(&text);
+                }
                 beta = (score + delta).min(INFINITE);
             } else {
                 return;
@@ -470,8 +648,13 @@ impl<'a> Searcher<'a> {
 
     /// Whether to stop after a completed iteration: a mate found within `go mate`, the
     /// node limit, or the time manager's verdict.
-    fn limits_reached_after_iteration(&self, stable_iterations: usize, score_drop: i32) -> bool {
-        if self.control.stop.load(Ordering::Relaxed) {
+    fn limits_reached_after_iteration(
+        &mut self,
+        stable_iterations: usize,
+        score_drop: i32,
+    ) -> bool {
+        self.notice_ponderhit();
+        if self.stopped || self.shared.should_stop() {
             return true;
         }
         let best = self.root_moves[0].score;
@@ -481,7 +664,11 @@ impl<'a> Searcher<'a> {
         {
             return true;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self
+            .limits
+            .nodes
+            .is_some_and(|n| self.nodes + self.other_nodes >= n)
+        {
             return true;
         }
         !self.pondering
@@ -492,39 +679,63 @@ impl<'a> Searcher<'a> {
     }
 
     /// Called every node: whether the search must stop now. User `stop` always works; the
-    /// other limits apply once depth 1 is complete, so there is always a searched move.
+    /// other limits apply once the main thread has completed depth 1, so there is always a
+    /// searched move. (`go nodes` counts the nodes of all threads: a helper's count reaches
+    /// the others every `CLOCK_CHECK_NODES` of its nodes.)
     fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) && self.completed_depth >= 1 {
+        if self
+            .limits
+            .nodes
+            .is_some_and(|n| self.nodes + self.other_nodes >= n)
+            && (self.completed_depth >= 1 || !self.is_main())
+        {
             self.stopped = true;
             return true;
         }
         if !self.nodes.is_multiple_of(CLOCK_CHECK_NODES) {
             return false;
         }
-        if self.control.stop.load(Ordering::Relaxed) {
+        self.other_nodes = self.shared.publish(self.id, self.nodes, self.tb.hits);
+        if self.shared.should_stop() {
             self.stopped = true;
             return true;
         }
-        if self.pondering && !self.control.pondering.load(Ordering::Relaxed) {
-            // `ponderhit`: the opponent played the expected move; our clock starts now.
-            self.pondering = false;
-            self.time.restart();
-        }
+        self.notice_ponderhit();
         if !self.pondering && self.completed_depth >= 1 && self.time.hard_limit_reached() {
             self.stopped = true;
         }
         self.stopped
     }
 
+    /// Looks for `ponderhit`: the opponent played the expected move, so the search now
+    /// plays by the clock, counted from the moment `ponderhit` arrived (the search may
+    /// notice it a little later). With a single legal move there is nothing to think about:
+    /// the search stops and answers at once.
+    fn notice_ponderhit(&mut self) {
+        if self.pondering && !self.shared.control.pondering.load(Ordering::Acquire) {
+            self.pondering = false;
+            let at = self.shared.control.ponderhit_time();
+            self.time.restart_at(at.unwrap_or_else(Instant::now));
+            if self.root_moves.len() == 1 && self.limits.uses_clock() {
+                self.stopped = true;
+            }
+        }
+    }
+
     /// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`), even
-    /// when the search has nothing more to do.
+    /// when the search has nothing more to do: no legal move, a mate found, the depth or
+    /// node limit reached. Helpers never wait: they just end.
     fn wait_while_pondering_or_infinite(&mut self) {
+        if !self.is_main() {
+            return;
+        }
+        let control = self.shared.control;
         loop {
-            let stop = self.control.stop.load(Ordering::Relaxed);
-            let pondering = self.control.pondering.load(Ordering::Relaxed);
+            let stop = control.stop.load(Ordering::Relaxed);
+            let pondering = control.pondering.load(Ordering::Acquire);
             if stop || !(self.limits.infinite || (self.limits.ponder && pondering)) {
                 return;
             }
@@ -532,17 +743,74 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn result(&self, depth: i32) -> SearchResult {
-        let best = self.root_moves.first();
-        SearchResult {
-            best: best.map_or(Move::NONE, |rm| rm.mv),
-            ponder: best
-                .and_then(|rm| rm.pv.get(1).copied())
-                .unwrap_or(Move::NONE),
-            score: best.map_or(0, |rm| self.shown_score(rm)),
-            depth,
+    /// The score of a root without legal moves: mated, or stalemate.
+    fn no_move_score(&self) -> i32 {
+        if self.pos.in_check() { -MATE } else { DRAW }
+    }
+
+    /// This thread's share of the result, once it has stopped.
+    fn outcome(&self) -> threads::Outcome {
+        threads::Outcome {
+            id: self.id,
+            completed_depth: self.completed_depth,
+            best: self.root_moves.first().cloned(),
             nodes: self.nodes,
             tb_hits: self.tb.hits,
+        }
+    }
+
+    /// The result of the search, on the main thread once every helper has stopped and
+    /// handed in its `outcome`: the move of the thread with the best completed result
+    /// (`threads::pick`), with the nodes and tablebase hits of all threads. When that is a
+    /// helper, its line is reported, so that the last `info` matches the `bestmove`.
+    fn finish(&self, helpers: Vec<threads::Outcome>) -> SearchResult {
+        let main = self.outcome();
+        let nodes = main.nodes + helpers.iter().map(|o| o.nodes).sum::<u64>();
+        let tb_hits = main.tb_hits + helpers.iter().map(|o| o.tb_hits).sum::<u64>();
+        // MultiPV lines are the main thread's: a helper's best line could repeat one of them.
+        let chosen = if self.options.multi_pv == 1 {
+            threads::pick(&main, &helpers)
+        } else {
+            &main
+        };
+        let Some(rm) = &chosen.best else {
+            return SearchResult {
+                best: Move::NONE,
+                ponder: Move::NONE,
+                score: self.no_move_score(),
+                depth: 0,
+                nodes,
+                tb_hits,
+            };
+        };
+        if chosen.id != main.id {
+            let text = self.format_info(rm, chosen.completed_depth, 0, "", nodes, tb_hits);
+            self.report(&text);
+        }
+        SearchResult {
+            best: rm.mv,
+            ponder: self.ponder_move(rm),
+            score: self.shown_score(rm),
+            depth: chosen.completed_depth,
+            nodes,
+            tb_hits,
+        }
+    }
+
+    /// The reply to expect after `rm`'s move, for `bestmove ... ponder`: the second move of
+    /// its line or, when the line stops after one move (a table hit cut it short), the
+    /// table's move for the position after it. Only a legal move is offered; else none.
+    fn ponder_move(&self, rm: &RootMove) -> Move {
+        let mut board = *self.pos.board();
+        board.play(rm.mv);
+        let candidate = match rm.pv.get(1) {
+            Some(&m) => m,
+            None => self.tt.probe(board.key()).map_or(Move::NONE, |e| e.mv),
+        };
+        if candidate.is_some() && is_legal(&board, candidate) {
+            candidate
+        } else {
+            Move::NONE
         }
     }
 
@@ -565,11 +833,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// The `info` line of MultiPV line `line` (0-based), `bound` being "", " lowerbound" or
-    /// " upperbound".
+    /// " upperbound". Nodes and tablebase hits are those of all threads.
     fn info_line(&self, depth: i32, line: usize, bound: &str) -> String {
-        let rm = &self.root_moves[line];
+        let (nodes, tb_hits) = self.shared.totals(self.id, self.nodes, self.tb.hits);
+        self.format_info(&self.root_moves[line], depth, line, bound, nodes, tb_hits)
+    }
+
+    fn format_info(
+        &self,
+        rm: &RootMove,
+        depth: i32,
+        line: usize,
+        bound: &str,
+        nodes: u64,
+        tb_hits: u64,
+    ) -> String {
         let elapsed = self.start.elapsed();
-        let nps = (self.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
         let score = self.shown_score(rm);
         // A tablebase score is exact: the window's bound says nothing about it.
         let bound = if score == rm.known_score() { bound } else { "" };
@@ -579,9 +859,9 @@ impl<'a> Searcher<'a> {
             rm.seldepth.max(1),
             line + 1,
             score::to_uci(score.clamp(-MATE, MATE)),
-            self.nodes,
+            nodes,
             self.tt.hashfull(),
-            self.tb.hits,
+            tb_hits,
             elapsed.as_millis(),
             pv.join(" ")
         )

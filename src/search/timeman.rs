@@ -99,9 +99,9 @@ impl TimeManager {
         }
     }
 
-    /// Restarts the clock (on `ponderhit`, the move's own time begins).
-    pub fn restart(&mut self) {
-        self.start = Instant::now();
+    /// Restarts the clock at `at` (on `ponderhit`, the move's own time begins then).
+    pub fn restart_at(&mut self, at: Instant) {
+        self.start = at;
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -654,6 +654,28 @@ mod tests {
         assert_eq!(tt.probe(99).unwrap().score, 10);
     }
 
+    /// Memory corrupted in any single bit of either word (a stray write, a store that
+    /// raced with another in some unforeseen way) makes the entry a miss for its key, never
+    /// a hit with a wrong field.
+    #[test]
+    fn an_entry_with_any_bit_flipped_is_not_a_hit() {
+        let tt = TranspositionTable::with_buckets(1);
+        let key = 0x0123_4567_89AB_CDEF;
+        tt.store(key, mv(12, 28), 35, -20, 7, Bound::Exact);
+        let stored = tt.probe(key).unwrap();
+        let entry = &tt.buckets[0].entries[0];
+        let (check, data) = entry.load();
+        for bit in 0..64 {
+            entry.data.store(data ^ 1 << bit, Ordering::Relaxed);
+            assert_eq!(tt.probe(key), None, "data bit {bit}");
+            entry.data.store(data, Ordering::Relaxed);
+            entry.check.store(check ^ 1 << bit, Ordering::Relaxed);
+            assert_eq!(tt.probe(key), None, "check bit {bit}");
+            entry.check.store(check, Ordering::Relaxed);
+        }
+        assert_eq!(tt.probe(key), Some(stored));
+    }
+
     #[test]
     fn resize_rejects_bad_sizes_and_keeps_the_old_table() {
         let mut tt = TranspositionTable::new(1);

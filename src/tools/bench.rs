@@ -2,16 +2,21 @@
 //! with a fresh 16 MB table. The node total is the engine's signature: it changes exactly
 //! when the search's behaviour changes, so a commit meant to change nothing must keep it,
 //! and a functional commit states the new one (`Bench: <nodes>`), as OpenBench expects.
+//!
+//! With more threads (`tarpon bench 11 2`) it measures the parallel search instead: its
+//! node count varies from run to run, but the speed (nps) and the time each position takes
+//! to reach the depth (time to depth) compare with one thread.
 
 use crate::chess::Position;
-use crate::search::history::Histories;
+use crate::search::threads::SearchThreads;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{SearchControl, SearchOptions, think};
+use crate::search::{SearchControl, SearchOptions};
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 11;
-const HASH_MB: usize = 16;
+/// The table size of the signature run.
+pub const DEFAULT_HASH_MB: usize = 16;
 
 /// Openings, middlegames and endgames, some with mates, some with few pieces.
 pub const POSITIONS: [&str; 50] = [
@@ -67,11 +72,18 @@ pub const POSITIONS: [&str; 50] = [
     "4k3/3q4/8/8/8/8/3Q4/4K3 w - - 0 1",
 ];
 
-/// Runs the benchmark, calling `print` with each line of output: one per position and,
-/// last, `<nodes> nodes <nps> nps`. Returns the node total.
+/// Runs the benchmark with one thread and the default table, calling `print` with each
+/// line of output: one per position and, last, `<nodes> nodes <nps> nps`. Returns the node
+/// total: the signature.
 pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
-    let tt = TranspositionTable::new(HASH_MB);
-    let mut histories = Histories::new();
+    run_with(depth, 1, DEFAULT_HASH_MB, print)
+}
+
+/// [`run`] with `threads` search threads and a table of `hash_mb` MiB. Each position line
+/// shows the time it took to reach `depth`.
+pub fn run_with(depth: i32, threads: usize, hash_mb: usize, print: &mut dyn FnMut(&str)) -> u64 {
+    let tt = TranspositionTable::new(hash_mb);
+    let mut threads = SearchThreads::new(threads);
     let control = SearchControl::default();
     let options = SearchOptions {
         report: None,
@@ -85,21 +97,15 @@ pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
             depth: Some(depth),
             ..Limits::default()
         };
-        let result = think(
-            &pos,
-            limits,
-            &[],
-            options.clone(),
-            &tt,
-            &mut histories,
-            &control,
-        );
+        let searched = Instant::now();
+        let result = threads.search(&pos, limits, &[], options.clone(), &tt, &control);
         total += result.nodes;
         print(&format!(
-            "Position {:2}/{}: {:>10} nodes  {}",
+            "Position {:2}/{}: {:>10} nodes {:>7} ms  {}",
             i + 1,
             POSITIONS.len(),
             result.nodes,
+            searched.elapsed().as_millis(),
             fen
         ));
     }

@@ -3,8 +3,14 @@
 //! The search runs on its own thread, so the loop keeps reading while it thinks: `isready`
 //! is answered at once, `stop` ends the search within milliseconds (the search checks its
 //! stop flag every thousand nodes), `ponderhit` switches a ponder search to the clock.
-//! The transposition table and histories move into the search thread for the duration of
-//! a search and come back when it ends.
+//! The transposition table and the search threads' state move into the search thread for
+//! the duration of a search and come back when it ends. That thread is the search's main
+//! thread; with `Threads` above 1 it starts the helpers (`search::threads`).
+//!
+//! Pondering follows the UCI rules: after `go ponder` no `bestmove` is sent until `stop`
+//! or `ponderhit`, however soon the search itself is done (a depth or node limit, a mate,
+//! a single legal move); after `ponderhit` the search runs on the clock given with
+//! `go ponder`, counted from the arrival of `ponderhit`.
 //!
 //! Bad input never stops the loop: it is answered with an `info string error: ...` line and
 //! the engine's state stays as it was. In particular a `position` command with a bad FEN
@@ -21,10 +27,10 @@ use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{parse_uci, to_uci};
 use crate::chess::{Move, Position, Square};
 use crate::eval;
-use crate::search::history::Histories;
+use crate::search::threads::{self, SearchThreads};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Reporter, SearchControl, SearchOptions, think};
+use crate::search::{Reporter, SearchControl, SearchOptions};
 use crate::tablebase::{self, Tablebases};
 use crate::tools::{bench, perft::divide_lines};
 use options::{Change, Options};
@@ -46,7 +52,17 @@ pub enum Flow {
 /// What a search needs that lasts from one search to the next.
 struct Engine {
     tt: TranspositionTable,
-    histories: Box<Histories>,
+    /// Each search thread's histories and pawn hash table.
+    threads: SearchThreads,
+}
+
+impl Engine {
+    fn new(options: &Options) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(options.hash_mb),
+            threads: SearchThreads::new(options.threads),
+        }
+    }
 }
 
 /// The engine state that commands act on.
@@ -58,6 +74,8 @@ pub struct Uci {
     search: Option<JoinHandle<Engine>>,
     /// The running search waits for `stop` (`go infinite` or `go ponder`).
     search_waits_for_stop: bool,
+    /// The running search is `go ponder` (without `infinite`): `ponderhit` lets it end.
+    search_is_ponder: bool,
     control: Arc<SearchControl>,
     out: Reporter,
     /// The opening book, read when `OwnBook` and `BookFile` are both set.
@@ -92,13 +110,11 @@ impl Uci {
         let options = Options::default();
         Uci {
             position: Position::startpos(),
-            engine: Some(Engine {
-                tt: TranspositionTable::new(options.hash_mb),
-                histories: Box::new(Histories::new()),
-            }),
+            engine: Some(Engine::new(&options)),
             options,
             search: None,
             search_waits_for_stop: false,
+            search_is_ponder: false,
             control: Arc::new(SearchControl::default()),
             out,
             book: None,
@@ -128,10 +144,7 @@ impl Uci {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
                     self.error("the search thread failed; starting with a fresh table");
-                    self.engine = Some(Engine {
-                        tt: TranspositionTable::new(self.options.hash_mb),
-                        histories: Box::new(Histories::new()),
-                    });
+                    self.engine = Some(Engine::new(&self.options));
                 }
             }
         }
@@ -164,7 +177,7 @@ impl Uci {
             "ucinewgame" => {
                 let engine = self.engine();
                 engine.tt.clear();
-                engine.histories.clear();
+                engine.threads.clear();
                 self.position = Position::startpos();
                 self.setup_en_passant = None;
             }
@@ -176,7 +189,13 @@ impl Uci {
             }
             "go" => self.go(args),
             "stop" => self.finish_search(),
-            "ponderhit" => self.control.pondering.store(false, Ordering::Relaxed),
+            "ponderhit" => {
+                self.control.ponderhit();
+                // A ponder search now ends by itself, on the clock (`go infinite` does not).
+                if self.search_is_ponder {
+                    self.search_waits_for_stop = false;
+                }
+            }
             "eval" => {
                 for line in eval::trace(&self.position).lines() {
                     self.say(line);
@@ -184,13 +203,29 @@ impl Uci {
             }
             "bench" => {
                 self.finish_search();
-                let depth = match args.first().map(|d| d.parse::<i32>()) {
-                    None => bench::DEFAULT_DEPTH,
-                    Some(Ok(d)) if (1..=64).contains(&d) => d,
-                    Some(_) => return self.bad("bench depth must be a number from 1 to 64"),
+                // bench [depth] [threads] [hash MB], as on the command line.
+                let arg = |i: usize, default: u64, min: u64, max: u64| match args.get(i) {
+                    None => Ok(default),
+                    Some(text) => text
+                        .parse()
+                        .ok()
+                        .filter(|n| (min..=max).contains(n))
+                        .ok_or(()),
+                };
+                let Ok(depth) = arg(0, bench::DEFAULT_DEPTH as u64, 1, 64) else {
+                    return self.bad("bench depth must be a number from 1 to 64");
+                };
+                let max_threads = options::THREADS_MAX as u64;
+                let Ok(threads) = arg(1, 1, 1, max_threads) else {
+                    return self.bad("bench threads must be a number from 1 to 1024");
+                };
+                let max_mb = options::HASH_MAX_MB as u64;
+                let Ok(hash) = arg(2, bench::DEFAULT_HASH_MB as u64, 1, max_mb) else {
+                    return self.bad("bench hash must be a number of MB from 1 to 65536");
                 };
                 let out = self.out.clone();
-                bench::run(depth, &mut |line| out(line));
+                let print = &mut |line: &str| out(line);
+                bench::run_with(depth as i32, threads as usize, hash as usize, print);
             }
             "d" => self.display(),
             "quit" => {
@@ -224,10 +259,8 @@ impl Uci {
                 }
             }
             Change::Threads(n) => {
+                self.engine().threads.set_count(n);
                 self.options.threads = n;
-                if n > 1 {
-                    self.say("info string Threads accepted; this version searches with 1 thread");
-                }
             }
             Change::ClearHash => self.engine().tt.clear(),
             Change::MoveOverhead(ms) => self.options.move_overhead = ms,
@@ -354,11 +387,9 @@ impl Uci {
             self.finish_search();
             self.engine.take().expect("no search is running")
         };
-        self.control.stop.store(false, Ordering::Relaxed);
-        self.control
-            .pondering
-            .store(limits.ponder, Ordering::Relaxed);
+        self.control.begin(limits.ponder);
         self.search_waits_for_stop = limits.infinite || limits.ponder;
+        self.search_is_ponder = limits.ponder && !limits.infinite;
         let position = self.position.clone();
         let control = self.control.clone();
         let out = self.out.clone();
@@ -371,16 +402,15 @@ impl Uci {
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             // Deep recursion (up to MAX_PLY plies of search plus quiescence) needs room.
-            .stack_size(64 * 1024 * 1024)
+            .stack_size(threads::STACK_BYTES)
             .spawn(move || {
                 let mut engine = engine;
-                let result = think(
+                let result = engine.threads.search(
                     &position,
                     limits,
                     &searchmoves,
                     options,
                     &engine.tt,
-                    &mut engine.histories,
                     &control,
                 );
                 let mut answer = format!("bestmove {}", to_uci(&position, result.best));
@@ -403,10 +433,7 @@ impl Uci {
                     .copied()
                     .unwrap_or(Move::NONE);
                 self.say(&format!("bestmove {}", to_uci(&self.position, best)));
-                self.engine = Some(Engine {
-                    tt: TranspositionTable::new(self.options.hash_mb),
-                    histories: Box::new(Histories::new()),
-                });
+                self.engine = Some(Engine::new(&self.options));
             }
         }
     }

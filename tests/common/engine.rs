@@ -9,6 +9,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+use tarpon::chess::notation::parse_uci;
+use tarpon::chess::{Move, Position};
 
 pub const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
 
@@ -111,6 +113,29 @@ impl Engine {
         }
     }
 
+    /// Reads for `duration` and fails if a line satisfying `forbidden` arrives.
+    pub fn expect_no_line(
+        &mut self,
+        what: &str,
+        duration: Duration,
+        forbidden: impl Fn(&str) -> bool,
+    ) {
+        let deadline = Instant::now() + duration;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            if let Some(line) = self.next_line(left) {
+                assert!(
+                    !forbidden(&line),
+                    "unexpected {what}: {line}\n{}",
+                    self.tail()
+                );
+            }
+        }
+    }
+
     /// Reads until a line satisfying `done` and returns that line.
     pub fn expect_line(
         &mut self,
@@ -130,4 +155,22 @@ impl Drop for Engine {
             let _ = self.child.wait();
         }
     }
+}
+
+/// Checks a `bestmove <m> [ponder <p>]` line against the position searched: `m` must be
+/// legal there and `p` legal after it. Returns (m, p).
+pub fn check_bestmove(pos: &Position, line: &str) -> (Move, Option<Move>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (best, ponder) = match words[..] {
+        ["bestmove", best] => (best, None),
+        ["bestmove", best, "ponder", ponder] => (best, Some(ponder)),
+        _ => panic!("malformed bestmove line {line:?}"),
+    };
+    let best = parse_uci(pos, best).unwrap_or_else(|e| panic!("{line:?} in {}: {e}", pos.fen()));
+    let ponder = ponder.map(|p| {
+        let mut next = pos.clone();
+        next.make(best);
+        parse_uci(&next, p).unwrap_or_else(|e| panic!("{line:?}: ponder move: {e}"))
+    });
+    (best, ponder)
 }
