@@ -245,6 +245,10 @@ fn handshake_declares_identity_and_every_option() {
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
             "option name Syzygy50MoveRule type check default true",
             "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+            "option name UCI_ShowWDL type check default false",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_Elo type spin default 1500 min 800 max 2800",
+            "option name Skill Level type spin default 20 min 0 max 20",
         ]
     );
     assert_eq!(e.sync(), Vec::<String>::new());
@@ -267,6 +271,8 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
         ("BookDepth", 0, 1024),
         ("SyzygyProbeDepth", 1, 100),
         ("SyzygyProbeLimit", 0, 7),
+        ("UCI_Elo", 800, 2800),
+        ("Skill Level", 0, 20),
     ] {
         e.expect_accepted(&format!("setoption name {name} value {min}"));
         e.expect_accepted(&format!("setoption name {name} value {max}"));
@@ -281,7 +287,16 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
     e.expect_error("setoption name BookDepth value 1025");
     e.expect_error("setoption name SyzygyProbeDepth value 101");
     e.expect_error("setoption name SyzygyProbeLimit value 8");
-    for check in ["Ponder", "UCI_Chess960", "BookBestMove", "Syzygy50MoveRule"] {
+    e.expect_error("setoption name UCI_Elo value 2801");
+    e.expect_error("setoption name Skill Level value 21");
+    for check in [
+        "Ponder",
+        "UCI_Chess960",
+        "BookBestMove",
+        "Syzygy50MoveRule",
+        "UCI_ShowWDL",
+        "UCI_LimitStrength",
+    ] {
         e.expect_silence(&format!("setoption name {check} value true"));
         e.expect_silence(&format!("setoption name {check} value false"));
     }

@@ -97,6 +97,10 @@ pub struct SearchOptions {
     pub report: Option<Reporter>,
     /// Syzygy tablebases and how to use them; `None` without `SyzygyPath`.
     pub tablebases: Option<tablebase::Settings>,
+    /// `UCI_ShowWDL`: add win/draw/loss chances to every `info` score (see `wdl.rs`).
+    pub show_wdl: bool,
+    /// A strength limit (`UCI_LimitStrength`, `Skill Level`); `None` for full strength.
+    pub skill: Option<skill::Skill>,
 }
 
 impl Default for SearchOptions {
@@ -106,6 +110,8 @@ impl Default for SearchOptions {
             move_overhead: 10,
             report: None,
             tablebases: None,
+            show_wdl: false,
+            skill: None,
         }
     }
 }
@@ -457,7 +463,8 @@ impl<'a> Searcher<'a> {
     fn iterative_deepening(&mut self) {
         if self.root_moves.is_empty() {
             let score = self.no_move_score();
-            self.report(&format!("info depth 0 score {}", score::to_uci(score)));
+            let wdl = self.wdl_text(score);
+            self.report(&format!("info depth 0 score {}{wdl}", score::to_uci(score)));
             self.wait_while_pondering_or_infinite();
             return;
         }
@@ -787,6 +794,10 @@ impl<'a> Searcher<'a> {
             let text = self.format_info(rm, chosen.completed_depth, 0, "", nodes, tb_hits);
             self.report(&text);
         }
+        let rm = match &self.options.skill {
+            Some(skill) => self.weakened_choice(skill),
+            None => rm,
+        };
         SearchResult {
             best: rm.mv,
             ponder: self.ponder_move(rm),
@@ -795,6 +806,16 @@ impl<'a> Searcher<'a> {
             nodes,
             tb_hits,
         }
+    }
+
+    /// The move a strength-limited search plays: one of its MultiPV lines, chosen at random
+    /// by score (`Skill::choose`). The line keeps its own score and ponder move.
+    fn weakened_choice(&self, skill: &skill::Skill) -> &RootMove {
+        let lines = &self.root_moves[..self.options.multi_pv.clamp(1, self.root_moves.len())];
+        let candidates: Vec<(Move, i32)> =
+            lines.iter().map(|rm| (rm.mv, rm.known_score())).collect();
+        let chosen = skill.choose(&candidates, &mut crate::rng::SplitMix64::from_clock());
+        lines.iter().find(|rm| rm.mv == chosen).unwrap_or(&lines[0])
     }
 
     /// The reply to expect after `rm`'s move, for `bestmove ... ponder`: the second move of
@@ -823,6 +844,15 @@ impl<'a> Searcher<'a> {
             rm.tb_score
         } else {
             score
+        }
+    }
+
+    /// ` wdl <w> <d> <l>` for `score` at the root when `UCI_ShowWDL` is on, else nothing.
+    fn wdl_text(&self, score: i32) -> String {
+        if self.options.show_wdl {
+            format!(" {}", wdl::to_uci(score, wdl::material(self.pos.board())))
+        } else {
+            String::new()
         }
     }
 
@@ -855,10 +885,11 @@ impl<'a> Searcher<'a> {
         let bound = if score == rm.known_score() { bound } else { "" };
         let pv: Vec<String> = rm.pv.iter().map(|&m| self.pv_text(m, &rm.pv)).collect();
         format!(
-            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
+            "info depth {depth} seldepth {} multipv {} score {}{}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
             rm.seldepth.max(1),
             line + 1,
             score::to_uci(score.clamp(-MATE, MATE)),
+            self.wdl_text(score),
             nodes,
             self.tt.hashfull(),
             tb_hits,

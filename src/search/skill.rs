@@ -15,6 +15,8 @@
 //!
 //! The constants were calibrated by games (see docs/strength.md for the table).
 
+use super::SearchOptions;
+use super::timeman::Limits;
 use crate::chess::Move;
 use crate::rng::SplitMix64;
 
@@ -72,6 +74,21 @@ impl Skill {
     pub fn nodes(&self) -> u64 {
         let steps = f64::from(self.elo - ELO_MIN) / 100.0;
         (NODES_AT_MIN * NODE_GROWTH.powf(steps)) as u64
+    }
+
+    /// The limits and options of a search at this strength: at most `nodes()` nodes (and
+    /// the `go` command's own limits), and at least `CANDIDATES` lines to choose from.
+    pub fn restrict(&self, limits: Limits, options: SearchOptions) -> (Limits, SearchOptions) {
+        let nodes = limits.nodes.map_or(self.nodes(), |n| n.min(self.nodes()));
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..limits
+        };
+        let options = SearchOptions {
+            multi_pv: options.multi_pv.max(CANDIDATES),
+            ..options
+        };
+        (limits, options)
     }
 
     /// The temperature of the move choice, in centipawns.
@@ -135,9 +152,15 @@ mod tests {
         assert_eq!(Skill::from_level(20), None);
         assert_eq!(Skill::from_level(0), Some(Skill::from_elo(800)));
         assert_eq!(Skill::from_level(10), Some(Skill::from_elo(1800)));
-        assert_eq!(Skill::from_options(true, 1500, 20), Some(Skill::from_elo(1500)));
+        assert_eq!(
+            Skill::from_options(true, 1500, 20),
+            Some(Skill::from_elo(1500))
+        );
         assert_eq!(Skill::from_options(false, 1500, 20), None);
-        assert_eq!(Skill::from_options(false, 1500, 5), Some(Skill::from_elo(1300)));
+        assert_eq!(
+            Skill::from_options(false, 1500, 5),
+            Some(Skill::from_elo(1300))
+        );
     }
 
     #[test]
@@ -152,10 +175,16 @@ mod tests {
                 counts[candidates.iter().position(|c| c.0 == chosen).unwrap()] += 1;
             }
             // The best is chosen most, the close second often, the blunder rarely.
-            assert!(counts[0] > counts[1] && counts[1] > counts[2], "{elo}: {counts:?}");
+            assert!(
+                counts[0] > counts[1] && counts[1] > counts[2],
+                "{elo}: {counts:?}"
+            );
             assert!(counts[1] > 1000, "{elo}: {counts:?}");
             assert!(counts[2] < 2000, "{elo}: {counts:?}");
         }
-        assert_eq!(Skill::from_elo(800).choose(&[], &mut SplitMix64::new(1)), Move::NONE);
+        assert_eq!(
+            Skill::from_elo(800).choose(&[], &mut SplitMix64::new(1)),
+            Move::NONE
+        );
     }
 }

@@ -252,9 +252,14 @@ pub(super) fn search(
 ) -> SearchResult {
     // One generation per `go`, however many threads search.
     tt.new_search();
+    let (limits, options) = match options.skill {
+        Some(skill) => skill.restrict(limits, options),
+        None => (limits, options),
+    };
     let shared = Shared::new(1 + helpers.len(), control);
     let mut main = Searcher::new(pos, limits, searchmoves, options, tt, main, &shared);
-    if helpers.is_empty() || main.answer_is_immediate() {
+    // A strength-limited search is one thread: its node budget is the point.
+    if helpers.is_empty() || main.answer_is_immediate() || main.options.skill.is_some() {
         main.iterative_deepening();
         return main.finish(Vec::new());
     }

@@ -27,6 +27,7 @@ use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{parse_uci, to_uci};
 use crate::chess::{Move, Position, Square};
 use crate::eval;
+use crate::search::skill::Skill;
 use crate::search::threads::{self, SearchThreads};
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
@@ -281,6 +282,10 @@ impl Uci {
             Change::SyzygyProbeDepth(depth) => self.options.syzygy_probe_depth = depth,
             Change::SyzygyProbeLimit(pieces) => self.options.syzygy_probe_limit = pieces,
             Change::Syzygy50MoveRule(on) => self.options.syzygy_50_move_rule = on,
+            Change::ShowWdl(on) => self.options.show_wdl = on,
+            Change::LimitStrength(on) => self.options.limit_strength = on,
+            Change::Elo(elo) => self.options.elo = elo,
+            Change::SkillLevel(level) => self.options.skill_level = level,
         }
     }
 
@@ -398,6 +403,12 @@ impl Uci {
             move_overhead: self.options.move_overhead,
             report: Some(out.clone()),
             tablebases: self.tablebase_settings(),
+            show_wdl: self.options.show_wdl,
+            skill: Skill::from_options(
+                self.options.limit_strength,
+                self.options.elo,
+                self.options.skill_level,
+            ),
         };
         let spawned = std::thread::Builder::new()
             .name("search".to_string())

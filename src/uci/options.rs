@@ -23,6 +23,14 @@ pub struct Options {
     pub syzygy_probe_depth: i32,
     pub syzygy_probe_limit: usize,
     pub syzygy_50_move_rule: bool,
+    /// `UCI_ShowWDL`: win/draw/loss chances in every `info` score.
+    pub show_wdl: bool,
+    /// `UCI_LimitStrength`: play at `elo` instead of full strength.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: i32,
+    /// `Skill Level`, 0..=20; 20 is full strength. `UCI_LimitStrength` overrides it.
+    pub skill_level: i32,
 }
 
 impl Default for Options {
@@ -42,9 +50,15 @@ impl Default for Options {
             syzygy_probe_depth: 1,
             syzygy_probe_limit: crate::tablebase::MAX_PIECES,
             syzygy_50_move_rule: true,
+            show_wdl: false,
+            limit_strength: false,
+            elo: 1500,
+            skill_level: skill::LEVEL_MAX,
         }
     }
 }
+
+use crate::search::skill;
 
 pub const HASH_MAX_MB: usize = 65536;
 pub const THREADS_MAX: usize = 1024;
@@ -103,6 +117,22 @@ pub fn declarations() -> Vec<String> {
             d.syzygy_probe_limit,
             crate::tablebase::MAX_PIECES
         ),
+        format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
+        format!(
+            "option name UCI_LimitStrength type check default {}",
+            d.limit_strength
+        ),
+        format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            d.elo,
+            skill::ELO_MIN,
+            skill::ELO_MAX
+        ),
+        format!(
+            "option name Skill Level type spin default {} min 0 max {}",
+            d.skill_level,
+            skill::LEVEL_MAX
+        ),
     ]
 }
 
@@ -125,6 +155,10 @@ pub enum Change {
     SyzygyProbeDepth(i32),
     SyzygyProbeLimit(usize),
     Syzygy50MoveRule(bool),
+    ShowWdl(bool),
+    LimitStrength(bool),
+    Elo(i32),
+    SkillLevel(i32),
 }
 
 /// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
@@ -188,6 +222,12 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
             0,
         )? as usize)),
         "syzygy50moverule" => Ok(Change::Syzygy50MoveRule(check()?)),
+        "uci_showwdl" => Ok(Change::ShowWdl(check()?)),
+        "uci_limitstrength" => Ok(Change::LimitStrength(check()?)),
+        "uci_elo" => Ok(Change::Elo(
+            spin(skill::ELO_MAX as u64, skill::ELO_MIN as u64)? as i32,
+        )),
+        "skill level" => Ok(Change::SkillLevel(spin(skill::LEVEL_MAX as u64, 0)? as i32)),
         "" => Err(usage.to_string()),
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
     }
