@@ -1,7 +1,10 @@
-//! Developer tools behind the command-line subcommands.
+//! The subcommands of the `tarpon` program: tools for people (play, analyse, epd) and for
+//! developers (bench, perft, book, datagen, tune), and the data formats they share.
 pub mod bench;
 pub mod book;
 pub mod bulletformat;
 pub mod datagen;
+pub mod engine;
 pub mod perft;
+pub mod pgn;
 pub mod tune;
