@@ -1,5 +1,6 @@
 //! The subcommands of the `tarpon` program: tools for people (play, analyse, epd) and for
 //! developers (bench, perft, book, datagen, tune), and the data formats they share.
+pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod bulletformat;
