@@ -7,6 +7,7 @@ pub mod bulletformat;
 pub mod datagen;
 pub mod diagram;
 pub mod engine;
+pub mod epd;
 pub mod perft;
 pub mod pgn;
 pub mod play;
