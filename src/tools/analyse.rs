@@ -17,7 +17,7 @@
 //!
 //! At equality that is about half a pawn, one pawn and two and a half pawns.
 
-use super::engine::{self, Analysis, Engine, Eval, Settings, expected_score};
+use super::engine::{self, Analysis, Engine, Eval, Settings, expected_score, write_error};
 use super::pgn::{self, Game};
 use crate::chess::{Color, Move, Outcome, Position};
 use crate::search::score;
@@ -60,28 +60,34 @@ fn analyse_position(options: &Options) -> Result<(), String> {
         .as_deref()
         .unwrap_or(crate::chess::fen::START_FEN);
     let position = Position::from_fen(fen, false).map_err(|e| format!("bad FEN: {e}"))?;
-    println!("Position: {}", position.fen());
+    // Written with errors checked, so that output cut short (a closed pipe) ends the
+    // command with a message instead of a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "Position: {}", position.fen()).map_err(write_error)?;
     if let Some(outcome) = position.outcome()
         && matches!(outcome, Outcome::Checkmate { .. } | Outcome::Stalemate)
     {
-        println!("No legal moves: {}", outcome_words(outcome));
-        return Ok(());
+        return writeln!(out, "No legal moves: {}", outcome_words(outcome)).map_err(write_error);
     }
     let (mut engine, notes) = Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
     for note in notes {
         eprintln!("{note}");
     }
-    println!(
-        "Searching ({}); scores are for White.",
-        options.search.describe()
-    );
-    println!(
-        "{:>5} {:>7} {:>11} {:>7}  line",
-        "depth", "score", "nodes", "time"
-    );
+    writeln!(
+        out,
+        "Searching ({}); scores are for White.\n{:>5} {:>7} {:>11} {:>7}  line",
+        options.search.describe(),
+        "depth",
+        "score",
+        "nodes",
+        "time"
+    )
+    .map_err(write_error)?;
     let side = position.side_to_move();
+    let mut failed = None;
     let analysis = engine.search(&position, options.search.limits(), |it| {
-        println!(
+        let line = writeln!(
+            out,
             "{:>5} {:>7} {:>11} {:>6.1}s  {}",
             it.depth,
             it.eval.for_white(side).to_string(),
@@ -89,17 +95,22 @@ fn analyse_position(options: &Options) -> Result<(), String> {
             it.time.as_secs_f64(),
             engine::san_line(&position, &it.pv)
         );
+        failed = failed.take().or(line.err());
     });
-    println!(
-        "Best move: {} ({} for White, depth {}, {} nodes, {:.1} s)",
+    if let Some(e) = failed {
+        return Err(write_error(e));
+    }
+    writeln!(
+        out,
+        "Best move: {} ({} for White, depth {}, {} nodes, {:.1} s)\nLine: {}",
         engine::numbered_san(&position, analysis.best),
         analysis.eval().for_white(side),
         analysis.depth,
         analysis.nodes,
-        analysis.time.as_secs_f64()
-    );
-    println!("Line: {}", engine::san_line(&position, &analysis.pv));
-    Ok(())
+        analysis.time.as_secs_f64(),
+        engine::san_line(&position, &analysis.pv)
+    )
+    .map_err(write_error)
 }
 
 fn outcome_words(outcome: Outcome) -> String {
@@ -170,7 +181,9 @@ fn annotate_file(path: &PathBuf, options: &Options) -> Result<(), String> {
     match &options.output {
         Some(out) => std::fs::write(out, annotated)
             .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
-        None => print!("{annotated}"),
+        None => std::io::stdout()
+            .write_all(annotated.as_bytes())
+            .map_err(write_error)?,
     }
     // The summary goes where it does not mix with the games.
     let mut lines = Vec::new();
@@ -188,16 +201,13 @@ fn annotate_file(path: &PathBuf, options: &Options) -> Result<(), String> {
     if let Some(out) = &options.output {
         lines.push(format!("Annotated PGN written to {}", out.display()));
     }
-    for line in lines {
-        if to_file {
-            println!("{line}");
-        } else {
-            eprintln!("{line}");
-        }
+    let text = lines.join("\n");
+    if to_file {
+        writeln!(std::io::stdout(), "{text}").map_err(write_error)
+    } else {
+        eprintln!("{text}");
+        Ok(())
     }
-    std::io::stdout()
-        .flush()
-        .map_err(|e| format!("cannot write the output: {e}"))
 }
 
 /// The score of a position at the end of the game that the rules have decided (mate,

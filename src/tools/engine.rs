@@ -375,6 +375,11 @@ pub fn parse_move_text(board: &Board, text: &str) -> Result<Move, MoveError> {
     }
 }
 
+/// The message for output that could not be written (a closed pipe, a full disk).
+pub fn write_error(e: std::io::Error) -> String {
+    format!("cannot write the output: {e}")
+}
+
 /// The legal moves in SAN, in the generator's order, for "legal moves here: ..." help.
 pub fn legal_sans(board: &Board) -> Vec<String> {
     legal_moves(board)

@@ -16,10 +16,11 @@
 //! order of the suite or on the number of threads (searches limited by time still vary
 //! from run to run, as timed searches do).
 
-use super::engine::{Analysis, Engine, Eval, Settings, parse_move_text};
+use super::engine::{Analysis, Engine, Eval, Settings, parse_move_text, write_error};
 use crate::chess::notation::to_san;
 use crate::chess::{Board, Move, fen};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -249,12 +250,17 @@ pub fn run(options: &Options) -> Result<Report, String> {
         return Err(format!("{} holds no position", options.file.display()));
     }
     let threads = options.threads.clamp(1, tests.len());
-    println!(
+    // Written with errors checked: output cut short (a closed pipe) ends the run with a
+    // message instead of a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "{}: {} positions, {}, {threads} at a time",
         options.file.display(),
         tests.len(),
         options.search.describe()
-    );
+    )
+    .map_err(write_error)?;
     let start = Instant::now();
     let bar = ProgressBar::new(tests.len() as u64);
     if let Ok(style) = ProgressStyle::with_template("[{bar:30}] {pos}/{len} {msg} ({eta} left)") {
@@ -305,9 +311,9 @@ pub fn run(options: &Options) -> Result<Report, String> {
         .filter_map(|(test, failure)| failure.map(|why| (test.line, test.id.clone(), why)))
         .collect();
     if !failures.is_empty() {
-        println!("Failed:");
+        writeln!(out, "Failed:").map_err(write_error)?;
         for (line, id, why) in &failures {
-            println!("  line {line} ({id}): {why}");
+            writeln!(out, "  line {line} ({id}): {why}").map_err(write_error)?;
         }
     }
     let report = Report {
@@ -315,12 +321,14 @@ pub fn run(options: &Options) -> Result<Report, String> {
         total: tests.len(),
         failures,
     };
-    println!(
+    writeln!(
+        out,
         "Solved: {}/{} in {:.2} s",
         report.solved,
         report.total,
         elapsed.as_secs_f64()
-    );
+    )
+    .map_err(write_error)?;
     Ok(report)
 }
 

@@ -7,7 +7,9 @@
 //! through a pipe; the transcript then shows each line read after its prompt.
 
 use super::diagram::{self, Style};
-use super::engine::{self, Analysis, Engine, Settings, legal_sans, numbered_san, parse_move_text};
+use super::engine::{
+    self, Analysis, Engine, Settings, legal_sans, numbered_san, parse_move_text, write_error,
+};
 use super::pgn;
 use crate::chess::notation::MoveError;
 use crate::chess::{Board, Color, MoveKind, Outcome, Position, Square};
@@ -338,7 +340,7 @@ pub fn run(
 
 impl Session<'_> {
     fn say(&mut self, text: &str) -> Result<(), String> {
-        writeln!(self.out, "{text}").map_err(|e| format!("cannot write the output: {e}"))
+        writeln!(self.out, "{text}").map_err(write_error)
     }
 
     fn human_to_move(&self) -> bool {
@@ -395,7 +397,7 @@ impl Session<'_> {
         };
         write!(self.out, "{text}")
             .and_then(|()| self.out.flush())
-            .map_err(|e| format!("cannot write the output: {e}"))
+            .map_err(write_error)
     }
 
     fn show_board(&mut self) -> Result<(), String> {
@@ -407,7 +409,7 @@ impl Session<'_> {
             &marked,
         );
         self.board_shown = true;
-        write!(self.out, "\n{text}\n").map_err(|e| format!("cannot write the output: {e}"))
+        write!(self.out, "\n{text}\n").map_err(write_error)
     }
 
     /// The last move's origin and destination (for castling, the king's), to mark them.
