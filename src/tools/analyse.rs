@@ -23,7 +23,7 @@ use crate::chess::{Color, Move, Outcome, Position};
 use crate::search::score;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Expected-score losses from which a move is an inaccuracy, a mistake, a blunder.
 pub const INACCURACY: f64 = 0.05;
@@ -149,7 +149,7 @@ impl SideSummary {
 }
 
 /// Reads the games of a PGN file, annotates each, and writes them out.
-fn annotate_file(path: &PathBuf, options: &Options) -> Result<(), String> {
+fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut games = pgn::read_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -271,8 +271,9 @@ pub fn annotate_game(
         let mut words = Vec::new();
         // No evaluation after a move that ended the game: the result says it all.
         if analyses[i + 1].is_some() {
-            // Read from the side to move after the move, then turned: a mate coming on the
-            // next ply is "mated in 1" for the mover, which no side-to-move score can say.
+            // The score of the position after the move, turned to White's view. Negating
+            // it into the mover's score first would go wrong for mates: they are counted
+            // in moves of the side to move, and the mover is not to move there.
             let after = &positions[i + 1];
             let eval = Eval::from_score(scores[i + 1]).for_white(after.side_to_move());
             words.push(format!("[%eval {}]", eval.pgn_text()));

@@ -84,7 +84,11 @@ pub fn draw(board: &Board, style: Style, black_below: bool, marked: &[Square]) -
         ));
         for &file in &files {
             let sq = Square::from_coords(file, rank);
-            let figure = figure(board, sq, style.unicode);
+            // On coloured squares an empty one needs no dot.
+            let figure = match figure(board, sq, style.unicode) {
+                '.' | '·' if style.color => ' ',
+                f => f,
+            };
             let is_marked = marked.contains(&sq);
             if style.color {
                 let light = (file + rank) % 2 == 1;

@@ -261,12 +261,22 @@ impl Engine {
                     think(pos, limits, &[], options, tt, histories, &control)
                 })
                 .expect("cannot start a search thread");
-            // The channel closes when the search ends and drops its reporter.
+            // Iterations are passed on as they come until the search thread has finished;
+            // then whatever is left in the channel. (Waiting for the channel to close
+            // instead would rely on every copy of the reporter being dropped by then.)
             let mut last = None;
-            for iteration in receiver {
+            let mut take = |iteration: Iteration| {
                 each(&iteration);
                 last = Some(iteration);
+            };
+            while !handle.is_finished() {
+                match receiver.recv_timeout(Duration::from_millis(2)) {
+                    Ok(iteration) => take(iteration),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
             }
+            receiver.try_iter().for_each(&mut take);
             let result = match handle.join() {
                 Ok(result) => result,
                 Err(panic) => std::panic::resume_unwind(panic),

@@ -275,7 +275,13 @@ pub fn run(options: &Options) -> Result<Report, String> {
             scope.spawn(|| {
                 let (mut engine, found) =
                     Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
-                notes.lock().expect("no panic").extend(found);
+                // Every thread loads the same tables and finds the same problems: keep
+                // one thread's notes.
+                let mut shared_notes = notes.lock().expect("no panic");
+                if shared_notes.is_empty() {
+                    shared_notes.extend(found);
+                }
+                drop(shared_notes);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(test) = tests.get(i) else { break };
@@ -297,10 +303,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
     });
     bar.finish_and_clear();
     let elapsed = start.elapsed();
-    // Every thread loads the same tables and finds the same problems: report them once.
-    let mut notes = notes.into_inner().expect("no panic");
-    notes.dedup();
-    for note in notes {
+    for note in notes.into_inner().expect("no panic") {
         eprintln!("{note}");
     }
 

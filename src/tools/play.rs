@@ -15,11 +15,8 @@ use crate::chess::notation::MoveError;
 use crate::chess::{Board, Color, MoveKind, Outcome, Position, Square};
 use crate::search::timeman::Limits;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-/// A hint is a search of this long when the engine's own limit is a clock.
-const HINT_MOVETIME_MS: u64 = 1000;
 
 /// Both players' clock: a base time and an increment added after each move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -113,20 +110,10 @@ impl Opponent {
         self.engine.search(position, limits, |_| {})
     }
 
-    /// The move Tarpon would play for the person: its own limits, but never a clock.
+    /// The move Tarpon would play for the person: its own limits without the clock (so
+    /// one second, unless a depth, time or node limit was given).
     pub fn hint(&mut self, position: &Position) -> Analysis {
-        let limits = if self.settings.depth.is_some()
-            || self.settings.movetime.is_some()
-            || self.settings.nodes.is_some()
-        {
-            self.settings.limits()
-        } else {
-            Limits {
-                move_time: Some(HINT_MOVETIME_MS),
-                ..Limits::default()
-            }
-        };
-        self.engine.search(position, limits, |_| {})
+        self.engine.search(position, self.settings.limits(), |_| {})
     }
 }
 
@@ -590,6 +577,14 @@ impl Session<'_> {
         if !human_moved {
             return self.say("There is no move of yours to take back.");
         }
+        // The clocks are not turned back: after a flag fell there is no time to play on.
+        if self
+            .ending
+            .as_ref()
+            .is_some_and(|e| e.termination == "time forfeit")
+        {
+            return self.say("Time ran out: the game cannot be taken back.");
+        }
         loop {
             self.position.unmake();
             if self.position.side_to_move() == human {
@@ -640,7 +635,7 @@ impl Session<'_> {
         game
     }
 
-    fn save(&self, path: &PathBuf) -> Result<(), String> {
+    fn save(&self, path: &Path) -> Result<(), String> {
         std::fs::write(path, pgn::write_game(&self.record()))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
