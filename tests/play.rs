@@ -41,7 +41,8 @@ fn play_after(args: &[&str], input: &str, delay: Duration) -> (bool, String, Str
         std::thread::sleep(delay);
     }
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
+    // Tarpon may have exited already (bad arguments): then nobody reads the input.
+    let _ = stdin.write_all(input.as_bytes());
     drop(stdin);
     stdout.read_to_end(&mut seen).unwrap();
     let out = child.wait_with_output().unwrap();
