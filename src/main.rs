@@ -1,14 +1,21 @@
 //! The `tarpon` program: a UCI engine when started without arguments (as chess GUIs
 //! start it), and a set of developer tools as subcommands.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 #[derive(Parser)]
-#[command(name = "tarpon", version, about = "Tarpon, a UCI chess engine", long_about = None)]
+#[command(
+    name = "tarpon",
+    version,
+    about = "Tarpon, a UCI chess engine",
+    long_about = None,
+    after_help = "Without a subcommand Tarpon speaks UCI on standard input and output, for chess GUIs and\n\
+lichess-bot. To play it in the terminal: tarpon play. Each subcommand has its own --help."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -172,6 +179,122 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
         #[arg(long, default_value_t = dg().adjudication.max_plies, value_parser = clap::value_parser!(u32).range(1..=10000), help_heading = "Adjudication")]
         max_plies: u32,
     },
+    /// Play a game against Tarpon in the terminal
+    #[command(
+        after_help = "Moves are typed in SAN (e4, Nf3, O-O, e8=Q) or UCI notation (e2e4); 'help' lists the\n\
+commands: undo, hint, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
+Examples:\n  tarpon play\n  tarpon play --black --tc 5+3\n  tarpon play --movetime 200 --save game.pgn\n  \
+tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
+    )]
+    Play {
+        /// Play the white pieces (the default)
+        #[arg(long, conflicts_with = "black")]
+        white: bool,
+        /// Play the black pieces
+        #[arg(long)]
+        black: bool,
+        /// Start from this position (a FEN, in quotes)
+        #[arg(long, value_name = "FEN")]
+        fen: Option<String>,
+        /// Clock for both sides: minutes+increment in seconds (5+3, 0.5+1, 10)
+        #[arg(long, value_name = "MIN+INC", value_parser = tarpon::tools::play::parse_time_control, conflicts_with = "movetime")]
+        tc: Option<tarpon::tools::play::TimeControl>,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Write the game as PGN to this file when it ends (and on quit)
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+        /// Draw the board with letters instead of chess figures
+        #[arg(long)]
+        ascii: bool,
+        /// No colours (the NO_COLOR environment variable does the same)
+        #[arg(long)]
+        no_color: bool,
+    },
+    /// Evaluate a position with its best line, or annotate every move of the games in a PGN file
+    #[command(
+        visible_alias = "analyze",
+        after_help = "A game's moves get an [%eval] comment, the best move where another was played, and a\n\
+mark by the expected score they give away: ?! from 0.05, ? from 0.10, ?? from 0.20\n\
+(with a better line). Scores are for White.\n\n\
+Examples:\n  tarpon analyse --fen 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3' --depth 14\n  \
+tarpon analyse --pgn game.pgn --movetime 500 --output game-annotated.pgn\n  \
+tarpon analyse --pgn games.pgn --depth 10 > annotated.pgn"
+    )]
+    Analyse {
+        /// The position to analyse (a FEN, in quotes; default: the initial position)
+        #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
+        fen: Option<String>,
+        /// Annotate every move of the games in this PGN file
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<PathBuf>,
+        /// Where to write the annotated games (default: standard output)
+        #[arg(long, short, value_name = "FILE", requires = "pgn")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Run a test suite of EPD positions (bm, am, dm) and count the positions solved
+    #[command(
+        after_help = "Each line: the four FEN fields, then operations such as bm Nf3; am Qxb7; dm 3; id \"name\";\n\
+Moves in SAN or UCI notation. Prints the failures, then 'Solved: <x>/<y> in <t> s'.\n\
+--threads T searches T positions at a time (each its own single-threaded search).\n\n\
+Examples:\n  tarpon epd wac.epd --movetime 1000\n  tarpon epd mates.epd --depth 8 --threads 2\n  \
+tarpon epd suite.epd --nodes 100000"
+    )]
+    Epd {
+        /// The suite, one position per line
+        file: PathBuf,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Positions searched at the same time
+        #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+    },
+}
+
+/// How long Tarpon searches a position (`play`, `analyse`, `epd`): the first limit reached
+/// ends the search; 1000 ms per move when none is given.
+#[derive(Args)]
+struct SearchArgs {
+    /// Search depth in plies
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(i32).range(1..=200), help_heading = "Search")]
+    depth: Option<i32>,
+    /// Time per move in milliseconds
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Search")]
+    movetime: Option<u64>,
+    /// Nodes per move
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Search")]
+    nodes: Option<u64>,
+    /// Hash table in MB
+    #[arg(long, value_name = "MB", default_value_t = tarpon::tools::engine::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Search")]
+    hash: u32,
+    /// Syzygy tablebase directories, separated by ':' (';' on Windows)
+    #[arg(long, value_name = "DIRS", help_heading = "Search")]
+    syzygy: Option<String>,
+}
+
+impl SearchArgs {
+    fn settings(self) -> tarpon::tools::engine::Settings {
+        tarpon::tools::engine::Settings {
+            depth: self.depth,
+            movetime: self.movetime,
+            nodes: self.nodes,
+            hash_mb: self.hash as usize,
+            syzygy: self.syzygy,
+        }
+    }
+}
+
+/// Exit status 0, or 1 after printing the error.
+fn exit_status<T>(result: Result<T, String>) -> ExitCode {
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// The defaults of `tarpon datagen`, kept in one place: the library's.
@@ -341,6 +464,53 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Play {
+            white: _,
+            black,
+            fen,
+            tc,
+            search,
+            save,
+            ascii,
+            no_color,
+        }) => {
+            use tarpon::tools::play;
+            let options = play::Options {
+                human: if black {
+                    tarpon::chess::Color::Black
+                } else {
+                    tarpon::chess::Color::White
+                },
+                fen,
+                time_control: tc,
+                search: search.settings(),
+                save,
+                style: tarpon::tools::diagram::Style::detect(ascii, no_color),
+            };
+            exit_status(play::run_terminal(&options))
+        }
+        Some(Command::Analyse {
+            fen,
+            pgn,
+            output,
+            search,
+        }) => exit_status(tarpon::tools::analyse::run(
+            &tarpon::tools::analyse::Options {
+                fen,
+                pgn,
+                output,
+                search: search.settings(),
+            },
+        )),
+        Some(Command::Epd {
+            file,
+            search,
+            threads,
+        }) => exit_status(tarpon::tools::epd::run(&tarpon::tools::epd::Options {
+            file,
+            search: search.settings(),
+            threads: threads.into(),
+        })),
     }
 }
 

@@ -1,7 +1,14 @@
-//! Developer tools behind the command-line subcommands.
+//! The subcommands of the `tarpon` program: tools for people (play, analyse, epd) and for
+//! developers (bench, perft, book, datagen, tune), and the data formats they share.
+pub mod analyse;
 pub mod bench;
 pub mod book;
 pub mod bulletformat;
 pub mod datagen;
+pub mod diagram;
+pub mod engine;
+pub mod epd;
 pub mod perft;
+pub mod pgn;
+pub mod play;
 pub mod tune;

@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod engine;
+pub mod pgn_check;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,0 +1,369 @@
+//! `tarpon analyse`: the evaluation and best line of a position, or a whole game annotated.
+//!
+//! For a game, every position is searched once. A move's value for the side that made it
+//! is the negated evaluation of the position after it, so each move is judged by how much
+//! of its side's *expected score* it gave away compared with the best move: the
+//! evaluation before the move against the evaluation after it, both turned into expected
+//! scores (`engine::expected_score`). Losses count in expected score, not centipawns,
+//! because a pawn thrown away at +6 changes nothing while a pawn at equality may decide
+//! the game. Marks, by the share of a point lost (the scale chess.com's "expected points"
+//! classification uses):
+//!
+//! | loss   | mark | NAG |
+//! | ------ | ---- | --- |
+//! | ≥ 0.05 | ?!   | $6  |
+//! | ≥ 0.10 | ?    | $2  |
+//! | ≥ 0.20 | ??   | $4  |
+//!
+//! At equality that is about half a pawn, one pawn and two and a half pawns.
+
+use super::engine::{self, Analysis, Engine, Eval, Settings, expected_score, write_error};
+use super::pgn::{self, Game};
+use crate::chess::{Color, Move, Outcome, Position};
+use crate::search::score;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Expected-score losses from which a move is an inaccuracy, a mistake, a blunder.
+pub const INACCURACY: f64 = 0.05;
+pub const MISTAKE: f64 = 0.10;
+pub const BLUNDER: f64 = 0.20;
+
+/// A better line shown after a marked move: long enough to see the point, short enough
+/// to read.
+const VARIATION_PLIES: usize = 8;
+
+/// What `tarpon analyse` was asked for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The position to analyse (the initial position if neither this nor `pgn`).
+    pub fen: Option<String>,
+    /// Games to annotate.
+    pub pgn: Option<PathBuf>,
+    /// Where to write the annotated games (standard output without it).
+    pub output: Option<PathBuf>,
+    pub search: Settings,
+}
+
+pub fn run(options: &Options) -> Result<(), String> {
+    match &options.pgn {
+        Some(path) => annotate_file(path, options),
+        None => analyse_position(options),
+    }
+}
+
+/// Searches one position, printing each iteration, then the best move.
+fn analyse_position(options: &Options) -> Result<(), String> {
+    let fen = options
+        .fen
+        .as_deref()
+        .unwrap_or(crate::chess::fen::START_FEN);
+    let position = Position::from_fen(fen, false).map_err(|e| format!("bad FEN: {e}"))?;
+    // Written with errors checked, so that output cut short (a closed pipe) ends the
+    // command with a message instead of a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "Position: {}", position.fen()).map_err(write_error)?;
+    if let Some(outcome) = position.outcome()
+        && matches!(outcome, Outcome::Checkmate { .. } | Outcome::Stalemate)
+    {
+        return writeln!(out, "No legal moves: {}", outcome_words(outcome)).map_err(write_error);
+    }
+    let (mut engine, notes) = Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
+    for note in notes {
+        eprintln!("{note}");
+    }
+    writeln!(
+        out,
+        "Searching ({}); scores are for White.\n{:>5} {:>7} {:>11} {:>7}  line",
+        options.search.describe(),
+        "depth",
+        "score",
+        "nodes",
+        "time"
+    )
+    .map_err(write_error)?;
+    let side = position.side_to_move();
+    let mut failed = None;
+    let analysis = engine.search(&position, options.search.limits(), |it| {
+        let line = writeln!(
+            out,
+            "{:>5} {:>7} {:>11} {:>6.1}s  {}",
+            it.depth,
+            it.eval.for_white(side).to_string(),
+            it.nodes,
+            it.time.as_secs_f64(),
+            engine::san_line(&position, &it.pv)
+        );
+        failed = failed.take().or(line.err());
+    });
+    if let Some(e) = failed {
+        return Err(write_error(e));
+    }
+    writeln!(
+        out,
+        "Best move: {} ({} for White, depth {}, {} nodes, {:.1} s)\nLine: {}",
+        engine::numbered_san(&position, analysis.best),
+        analysis.eval().for_white(side),
+        analysis.depth,
+        analysis.nodes,
+        analysis.time.as_secs_f64(),
+        engine::san_line(&position, &analysis.pv)
+    )
+    .map_err(write_error)
+}
+
+fn outcome_words(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Checkmate { winner } => format!("checkmate, {winner:?} wins"),
+        Outcome::Stalemate => "stalemate".to_string(),
+        Outcome::ThreefoldRepetition => "threefold repetition".to_string(),
+        Outcome::FiftyMoveRule => "fifty-move rule".to_string(),
+        Outcome::InsufficientMaterial => "insufficient material".to_string(),
+    }
+}
+
+/// The marks of one side in a game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    pub moves: usize,
+    /// Expected score given away, summed over the side's moves.
+    pub total_loss: f64,
+}
+
+impl SideSummary {
+    fn text(&self) -> String {
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let average = self.total_loss / self.moves.max(1) as f64;
+        format!(
+            "{}, {}, {}, average loss {average:.3}",
+            count(self.inaccuracies, "inaccuracy", "inaccuracies"),
+            count(self.mistakes, "mistake", "mistakes"),
+            count(self.blunders, "blunder", "blunders")
+        )
+    }
+}
+
+/// Reads the games of a PGN file, annotates each, and writes them out.
+fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut games = pgn::read_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if games.is_empty() {
+        return Err(format!("{} holds no game", path.display()));
+    }
+    let (mut engine, notes) = Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
+    for note in notes {
+        eprintln!("{note}");
+    }
+    let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
+    let bar = ProgressBar::new(positions as u64);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{msg} [{bar:30}] {pos}/{len} positions ({elapsed}, {eta} left)",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let count = games.len();
+    let mut summaries = Vec::new();
+    for (i, game) in games.iter_mut().enumerate() {
+        bar.set_message(format!("game {}/{count}", i + 1));
+        engine.clear();
+        summaries.push(annotate_game(game, &mut engine, &options.search, &bar));
+    }
+    bar.finish_and_clear();
+
+    let annotated: String = games.iter().map(pgn::write_game).collect();
+    let to_file = options.output.is_some();
+    match &options.output {
+        Some(out) => std::fs::write(out, annotated)
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
+        None => std::io::stdout()
+            .write_all(annotated.as_bytes())
+            .map_err(write_error)?,
+    }
+    // The summary goes where it does not mix with the games.
+    let mut lines = Vec::new();
+    for (i, (game, [white, black])) in games.iter().zip(&summaries).enumerate() {
+        lines.push(format!(
+            "Game {} ({} - {}, {}): White {}; Black {}",
+            i + 1,
+            game.tag("White").unwrap_or("?"),
+            game.tag("Black").unwrap_or("?"),
+            game.result,
+            white.text(),
+            black.text()
+        ));
+    }
+    if let Some(out) = &options.output {
+        lines.push(format!("Annotated PGN written to {}", out.display()));
+    }
+    let text = lines.join("\n");
+    if to_file {
+        writeln!(std::io::stdout(), "{text}").map_err(write_error)
+    } else {
+        eprintln!("{text}");
+        Ok(())
+    }
+}
+
+/// The score of a position at the end of the game that the rules have decided (mate,
+/// stalemate, a draw), side to move's view; `None` if play could go on.
+fn final_score(position: &Position) -> Option<i32> {
+    match position.outcome()? {
+        Outcome::Checkmate { .. } => Some(-score::MATE),
+        _ => Some(score::DRAW),
+    }
+}
+
+/// Annotates a game in place: an `[%eval]` comment on every move, the best move where
+/// another was played, and a mark with a better line where the loss reaches the
+/// thresholds. Returns the marks of White and Black.
+pub fn annotate_game(
+    game: &mut Game,
+    engine: &mut Engine,
+    settings: &Settings,
+    bar: &ProgressBar,
+) -> [SideSummary; 2] {
+    let positions = game.positions();
+    let last = positions.len() - 1;
+    // Each position's score for its side to move, and the search behind it. Only the final
+    // position is judged by the rules: earlier repetitions and fifty-move counts were not
+    // claimed, and play went on.
+    let mut scores = Vec::with_capacity(positions.len());
+    let mut analyses: Vec<Option<Analysis>> = Vec::with_capacity(positions.len());
+    for (i, position) in positions.iter().enumerate() {
+        match final_score(position).filter(|_| i == last) {
+            Some(score) => {
+                scores.push(score);
+                analyses.push(None);
+            }
+            None => {
+                let analysis = engine.search(position, settings.limits(), |_| {});
+                scores.push(analysis.score);
+                analyses.push(Some(analysis));
+            }
+        }
+        bar.inc(1);
+    }
+
+    let mut summaries = [SideSummary::default(), SideSummary::default()];
+    for (i, record) in game.moves.iter_mut().enumerate() {
+        let before = &positions[i];
+        let mover = before.side_to_move();
+        let Some(analysis) = &analyses[i] else {
+            continue;
+        };
+        let best_score = scores[i];
+        let played_score = -scores[i + 1];
+        let loss = if record.mv == analysis.best {
+            0.0
+        } else {
+            (expected_score(best_score) - expected_score(played_score)).max(0.0)
+        };
+        let summary = &mut summaries[mover.index()];
+        summary.moves += 1;
+        summary.total_loss += loss;
+
+        let mut words = Vec::new();
+        // No evaluation after a move that ended the game: the result says it all.
+        if analyses[i + 1].is_some() {
+            // The score of the position after the move, turned to White's view. Negating
+            // it into the mover's score first would go wrong for mates: they are counted
+            // in moves of the side to move, and the mover is not to move there.
+            let after = &positions[i + 1];
+            let eval = Eval::from_score(scores[i + 1]).for_white(after.side_to_move());
+            words.push(format!("[%eval {}]", eval.pgn_text()));
+        }
+        let mark = if loss >= BLUNDER {
+            summary.blunders += 1;
+            Some((4, "Blunder"))
+        } else if loss >= MISTAKE {
+            summary.mistakes += 1;
+            Some((2, "Mistake"))
+        } else if loss >= INACCURACY {
+            summary.inaccuracies += 1;
+            Some((6, "Inaccuracy"))
+        } else {
+            None
+        };
+        if let Some((nag, word)) = mark {
+            // The mark replaces whatever move judgement ($1 to $6) the game had.
+            record.nags.retain(|n| !(1..=6).contains(n));
+            record.nags.push(nag);
+            words.push(format!("{word} (gives away {loss:.2} of a point)."));
+            let line: Vec<Move> = analysis.pv.iter().copied().take(VARIATION_PLIES).collect();
+            record.variations.push(line);
+        }
+        if record.mv != analysis.best {
+            words.push(format!(
+                "Best: {} ({}).",
+                engine::numbered_san(before, analysis.best),
+                Eval::from_score(best_score).for_white(mover)
+            ));
+        }
+        if !words.is_empty() {
+            record.comments.push(words.join(" "));
+        }
+    }
+
+    let tarpon = format!("Tarpon {}", env!("CARGO_PKG_VERSION"));
+    game.set_tag("Annotator", &tarpon);
+    game.comments.push(format!(
+        "{tarpon}, {}. White: {}. Black: {}.",
+        settings.describe(),
+        summaries[Color::White.index()].text(),
+        summaries[Color::Black.index()].text()
+    ));
+    summaries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_in_pawns_at_equality() {
+        // The documented sizes: about half a pawn, a pawn, two and a half pawns.
+        let loss = |cp: i32| expected_score(0) - expected_score(-cp);
+        assert!(loss(50) < INACCURACY && loss(60) >= INACCURACY);
+        assert!(loss(100) < MISTAKE && loss(115) >= MISTAKE);
+        assert!(loss(220) < BLUNDER && loss(240) >= BLUNDER);
+    }
+
+    #[test]
+    fn a_game_ending_in_mate_is_annotated() {
+        let mut game = pgn::read_games("1. f3 e5 2. g4 Qh4# 0-1")
+            .unwrap()
+            .remove(0);
+        let (mut engine, _) = Engine::new(1, None);
+        let settings = Settings {
+            depth: Some(4),
+            hash_mb: 1,
+            ..Settings::default()
+        };
+        let [white, black] =
+            annotate_game(&mut game, &mut engine, &settings, &ProgressBar::hidden());
+        assert_eq!(white.blunders, 1, "{white:?}");
+        assert_eq!(game.moves[2].nags, vec![4]);
+        assert!(
+            game.moves[2].comments[0].contains("Blunder"),
+            "{:?}",
+            game.moves[2].comments
+        );
+        assert_eq!(black.blunders + black.mistakes, 0, "{black:?}");
+        // The mating move has no evaluation (the game is over), but is the best move.
+        assert!(
+            game.moves[3].comments.is_empty(),
+            "{:?}",
+            game.moves[3].comments
+        );
+        assert_eq!(
+            game.tag("Annotator").map(|a| a.starts_with("Tarpon")),
+            Some(true)
+        );
+    }
+}

@@ -1,0 +1,399 @@
+//! `tarpon epd`: runs a test suite, positions in EPD with the moves to find.
+//!
+//! A line is the first four FEN fields (the two clocks may follow, or come as `hmvc` and
+//! `fmvn` operations), then operations `opcode operand ...;`. Tarpon checks:
+//!
+//! - `bm` (best move): Tarpon's move must be one of these;
+//! - `am` (avoid move): it must be none of these;
+//! - `dm` (direct mate): it must find a mate in at most this many moves.
+//!
+//! Moves may be written in SAN or UCI notation. `id` names the position in the report;
+//! other operations are ignored. Blank lines and lines starting with `#` are skipped.
+//!
+//! With `--threads T`, T positions are searched at once, each by its own single-threaded
+//! engine: the searches are exactly those of one thread, only the suite finishes sooner.
+//! Every position starts with a cleared hash table, so a result never depends on the
+//! order of the suite or on the number of threads (searches limited by time still vary
+//! from run to run, as timed searches do).
+
+use super::engine::{Analysis, Engine, Eval, Settings, parse_move_text, write_error};
+use crate::chess::notation::to_san;
+use crate::chess::{Board, Move, fen};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// What `tarpon epd` was asked for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub file: PathBuf,
+    pub search: Settings,
+    /// Positions searched at the same time.
+    pub threads: usize,
+}
+
+/// One position of a suite with what Tarpon must find there.
+#[derive(Clone, Debug)]
+pub struct Test {
+    /// 1-based line of the file.
+    pub line: usize,
+    /// The `id` operation, or "line N".
+    pub id: String,
+    pub board: Board,
+    pub best: Vec<Move>,
+    pub avoid: Vec<Move>,
+    pub mate: Option<u32>,
+}
+
+impl Test {
+    /// Why Tarpon's search failed this test, or `None` if it passed.
+    pub fn failure(&self, analysis: &Analysis) -> Option<String> {
+        let played = to_san(&self.board, analysis.best);
+        let sans = |moves: &[Move]| {
+            moves
+                .iter()
+                .map(|&m| to_san(&self.board, m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut reasons = Vec::new();
+        if !self.best.is_empty() && !self.best.contains(&analysis.best) {
+            reasons.push(format!("expected bm {}", sans(&self.best)));
+        }
+        if self.avoid.contains(&analysis.best) {
+            reasons.push(format!(
+                "expected a move other than am {}",
+                sans(&self.avoid)
+            ));
+        }
+        if let Some(moves) = self.mate {
+            let found = matches!(analysis.eval(), Eval::Mate(n) if n >= 1 && n <= moves as i32);
+            if !found {
+                reasons.push(format!("expected dm {moves}"));
+            }
+        }
+        (!reasons.is_empty()).then(|| {
+            format!(
+                "{}; Tarpon played {played} ({}, depth {})",
+                reasons.join(", "),
+                analysis.eval(),
+                analysis.depth
+            )
+        })
+    }
+}
+
+/// Reads a suite. Every problem (a bad FEN, an illegal or unreadable move, a line with
+/// nothing to check) is an error naming the line: a suite that is not read as written
+/// would give a meaningless score.
+pub fn read_suite(text: &str) -> Result<Vec<Test>, String> {
+    let mut tests = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        tests.push(read_line(line, i + 1).map_err(|e| format!("line {}: {e}", i + 1))?);
+    }
+    Ok(tests)
+}
+
+fn read_line(line: &str, number: usize) -> Result<Test, String> {
+    let mut rest = line;
+    let mut fields = Vec::new();
+    // The four position fields, then the clocks if they are written as in a FEN.
+    while fields.len() < 6 {
+        let trimmed = rest.trim_start();
+        let end = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+        let word = &trimmed[..end];
+        if word.is_empty() || (fields.len() >= 4 && word.parse::<u32>().is_err()) {
+            break;
+        }
+        fields.push(word);
+        rest = &trimmed[end..];
+    }
+    if fields.len() < 4 {
+        return Err(
+            "expected the four FEN fields (placement, side, castling, en passant)".to_string(),
+        );
+    }
+    let operations = read_operations(rest)?;
+    let operand = |name: &str| {
+        operations
+            .iter()
+            .find(|(op, _)| op == name)
+            .and_then(|(_, args)| args.first().cloned())
+    };
+    let halfmove = fields
+        .get(4)
+        .map(|s| s.to_string())
+        .or_else(|| operand("hmvc"));
+    let fullmove = fields
+        .get(5)
+        .map(|s| s.to_string())
+        .or_else(|| operand("fmvn"));
+    let fen_text = format!(
+        "{} {} {}",
+        fields[..4].join(" "),
+        halfmove.as_deref().unwrap_or("0"),
+        fullmove.as_deref().unwrap_or("1")
+    );
+    let board = fen::parse(&fen_text, false).map_err(|e| format!("bad position: {e}"))?;
+    let mut test = Test {
+        line: number,
+        id: format!("line {number}"),
+        board,
+        best: Vec::new(),
+        avoid: Vec::new(),
+        mate: None,
+    };
+    for (op, args) in &operations {
+        match op.as_str() {
+            "bm" | "am" => {
+                for text in args {
+                    let m = parse_move_text(&board, text).map_err(|e| format!("{op}: {e}"))?;
+                    if op == "bm" {
+                        test.best.push(m);
+                    } else {
+                        test.avoid.push(m);
+                    }
+                }
+            }
+            "dm" => {
+                let moves = args
+                    .first()
+                    .and_then(|a| a.parse::<u32>().ok())
+                    .filter(|&n| (1..=100).contains(&n))
+                    .ok_or_else(|| {
+                        format!("dm needs a number of moves from 1 to 100, not {args:?}")
+                    })?;
+                test.mate = Some(moves);
+            }
+            "id" => {
+                if let Some(id) = args.first() {
+                    test.id = id.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+    if test.best.is_empty() && test.avoid.is_empty() && test.mate.is_none() {
+        return Err("nothing to test: no bm, am or dm operation".to_string());
+    }
+    Ok(test)
+}
+
+/// Splits `opcode operand ...;` operations. Operands are words or quoted strings (which
+/// may hold spaces and semicolons); the last `;` may be missing.
+fn read_operations(text: &str) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut operations = Vec::new();
+    let mut words: Vec<String> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut finish = |words: &mut Vec<String>| {
+        if !words.is_empty() {
+            let op = words.remove(0);
+            operations.push((op, std::mem::take(words)));
+        }
+    };
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c == ';' {
+            chars.next();
+            finish(&mut words);
+        } else if c == '"' {
+            chars.next();
+            let mut s = String::new();
+            loop {
+                match chars.next() {
+                    Some('"') => break,
+                    Some(c) => s.push(c),
+                    None => return Err("a quoted string is never closed".to_string()),
+                }
+            }
+            words.push(s);
+        } else {
+            let mut s = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() || c == ';' || c == '"' {
+                    break;
+                }
+                s.push(c);
+                chars.next();
+            }
+            words.push(s);
+        }
+    }
+    finish(&mut words);
+    Ok(operations)
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub solved: usize,
+    pub total: usize,
+    /// `(line, id, why)` of each failed test, in file order.
+    pub failures: Vec<(usize, String, String)>,
+}
+
+/// Runs the suite in `options.file`, printing the header, the failures and the final
+/// `Solved: x/y in t s` line; a progress bar on standard error meanwhile.
+pub fn run(options: &Options) -> Result<Report, String> {
+    let text = std::fs::read_to_string(&options.file)
+        .map_err(|e| format!("cannot read {}: {e}", options.file.display()))?;
+    let tests = read_suite(&text).map_err(|e| format!("{}: {e}", options.file.display()))?;
+    if tests.is_empty() {
+        return Err(format!("{} holds no position", options.file.display()));
+    }
+    let threads = options.threads.clamp(1, tests.len());
+    // Written with errors checked: output cut short (a closed pipe) ends the run with a
+    // message instead of a panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{}: {} positions, {}, {threads} at a time",
+        options.file.display(),
+        tests.len(),
+        options.search.describe()
+    )
+    .map_err(write_error)?;
+    let start = Instant::now();
+    let bar = ProgressBar::new(tests.len() as u64);
+    if let Ok(style) = ProgressStyle::with_template("[{bar:30}] {pos}/{len} {msg} ({eta} left)") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let next = AtomicUsize::new(0);
+    let solved = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<String>>> = Mutex::new(vec![None; tests.len()]);
+    let notes: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let (mut engine, found) =
+                    Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
+                // Every thread loads the same tables and finds the same problems: keep
+                // one thread's notes.
+                let mut shared_notes = notes.lock().expect("no panic");
+                if shared_notes.is_empty() {
+                    shared_notes.extend(found);
+                }
+                drop(shared_notes);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(test) = tests.get(i) else { break };
+                    engine.clear();
+                    let mut limits = options.search.limits();
+                    limits.mate = test.mate;
+                    let position = crate::chess::Position::from_board(test.board);
+                    let analysis = engine.search(&position, limits, |_| {});
+                    let failure = test.failure(&analysis);
+                    if failure.is_none() {
+                        solved.fetch_add(1, Ordering::Relaxed);
+                    }
+                    results.lock().expect("no panic")[i] = failure;
+                    bar.set_message(format!("solved {}", solved.load(Ordering::Relaxed)));
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let elapsed = start.elapsed();
+    for note in notes.into_inner().expect("no panic") {
+        eprintln!("{note}");
+    }
+
+    let results = results.into_inner().expect("no panic");
+    let failures: Vec<(usize, String, String)> = tests
+        .iter()
+        .zip(results)
+        .filter_map(|(test, failure)| failure.map(|why| (test.line, test.id.clone(), why)))
+        .collect();
+    if !failures.is_empty() {
+        writeln!(out, "Failed:").map_err(write_error)?;
+        for (line, id, why) in &failures {
+            writeln!(out, "  line {line} ({id}): {why}").map_err(write_error)?;
+        }
+    }
+    let report = Report {
+        solved: tests.len() - failures.len(),
+        total: tests.len(),
+        failures,
+    };
+    writeln!(
+        out,
+        "Solved: {}/{} in {:.2} s",
+        report.solved,
+        report.total,
+        elapsed.as_secs_f64()
+    )
+    .map_err(write_error)?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_operations_in_san_and_uci_with_quoted_ids() {
+        let suite = "\
+# a comment
+r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5 d2d4; id \"two; best\";
+6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30 dm 1; am Kf1;
+
+k7/8/1K6/8/8/8/7Q/8 w - - hmvc 12; fmvn 60; bm Qh8#;
+";
+        let tests = read_suite(suite).unwrap();
+        assert_eq!(tests.len(), 3);
+        assert_eq!(tests[0].id, "two; best");
+        let bests: Vec<String> = tests[0]
+            .best
+            .iter()
+            .map(|&m| to_san(&tests[0].board, m))
+            .collect();
+        assert_eq!(bests, ["Bb5", "d4"]);
+        assert_eq!(
+            (tests[1].line, tests[1].mate, tests[1].avoid.len()),
+            (3, Some(1), 1)
+        );
+        assert_eq!(tests[1].board.fullmove_number(), 30);
+        assert_eq!(tests[2].id, "line 5");
+        assert_eq!(
+            (
+                tests[2].board.halfmove_clock(),
+                tests[2].board.fullmove_number()
+            ),
+            (12, 60)
+        );
+        let mate = tests[2].best[0];
+        assert_eq!(
+            crate::tools::engine::numbered_san(&tests[2].board, mate),
+            "60. Qh8#"
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_errors_naming_the_line() {
+        for (suite, words) in [
+            ("8/8/8 w - - bm Ka1;", "line 1: bad position"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - bm Ke3;", "line 1: bm: illegal"),
+            (
+                "\n4k3/8/8/8/8/8/8/4K3 w - - id \"x\";",
+                "line 2: nothing to test",
+            ),
+            ("4k3/8/8/8/8/8/8/4K3 w - - dm zero;", "line 1: dm needs"),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - id \"open;",
+                "line 1: a quoted string is never closed",
+            ),
+        ] {
+            let err = read_suite(suite).unwrap_err();
+            assert!(err.starts_with(words), "{suite}: {err}");
+        }
+    }
+}

@@ -1,0 +1,728 @@
+//! `tarpon play`: a game against Tarpon in the terminal.
+//!
+//! The person types moves in SAN or UCI notation, or commands (`help` lists them). The
+//! game ends as the rules say (checkmate, stalemate, threefold repetition, the fifty-move
+//! rule, insufficient material; repetition and fifty moves are claimed at once), by
+//! resignation, or on time with `--tc`. Input is read line by line, so a script can play
+//! through a pipe; the transcript then shows each line read after its prompt.
+
+use super::diagram::{self, Style};
+use super::engine::{
+    self, Analysis, Engine, Settings, legal_sans, numbered_san, parse_move_text, write_error,
+};
+use super::pgn;
+use crate::chess::notation::MoveError;
+use crate::chess::{Board, Color, MoveKind, Outcome, Position, Square};
+use crate::search::timeman::Limits;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Both players' clock: a base time and an increment added after each move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    /// The PGN `TimeControl` tag: seconds, `+` increment seconds.
+    fn pgn_text(&self) -> String {
+        let base = self.base.as_secs_f64();
+        let inc = self.increment.as_secs_f64();
+        format!("{base}+{inc}")
+    }
+}
+
+/// Reads a time control as chess players write it, minutes then increment seconds:
+/// `5+3`, `3+2`, `0.5+1`, or `10` for no increment.
+pub fn parse_time_control(text: &str) -> Result<TimeControl, String> {
+    let bad = || {
+        format!(
+            "'{text}' is not a time control: write minutes+increment in seconds, e.g. 5+3, 0.5+1 or 10"
+        )
+    };
+    let (minutes, seconds) = text.split_once('+').unwrap_or((text, "0"));
+    let number = |t: &str| -> Result<f64, String> {
+        let v: f64 = t.trim().parse().map_err(|_| bad())?;
+        if (0.0..=1e6).contains(&v) {
+            Ok(v)
+        } else {
+            Err(bad())
+        }
+    };
+    let (minutes, seconds) = (number(minutes)?, number(seconds)?);
+    if minutes == 0.0 && seconds == 0.0 {
+        return Err(format!("'{text}': a clock needs some time"));
+    }
+    Ok(TimeControl {
+        base: Duration::from_secs_f64(minutes * 60.0),
+        increment: Duration::from_secs_f64(seconds),
+    })
+}
+
+/// What `tarpon play` was asked for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The person's colour.
+    pub human: Color,
+    /// Start position; the initial position without one.
+    pub fen: Option<String>,
+    pub time_control: Option<TimeControl>,
+    /// How Tarpon searches (without a clock: its time, depth or nodes per move).
+    pub search: Settings,
+    /// Where to write the game as PGN when it ends and when the program ends.
+    pub save: Option<PathBuf>,
+    pub style: Style,
+}
+
+/// Tarpon's side of the game: its engine and how long it may think. Settings of its
+/// strength belong here too (in `engine.options`).
+pub struct Opponent {
+    engine: Engine,
+    settings: Settings,
+}
+
+impl Opponent {
+    /// The opponent, and notes on its tablebases (if asked for) for the user.
+    pub fn new(settings: Settings) -> (Opponent, Vec<String>) {
+        let (engine, notes) = Engine::new(settings.hash_mb, settings.syzygy.as_deref());
+        (Opponent { engine, settings }, notes)
+    }
+
+    /// Chooses Tarpon's move. `clock`: its remaining time and increment, if on a clock; a
+    /// depth or node limit given with the clock still applies (a weaker opponent).
+    pub fn choose_move(
+        &mut self,
+        position: &Position,
+        clock: Option<(Duration, Duration)>,
+    ) -> Analysis {
+        let limits = match clock {
+            Some((time, increment)) => Limits {
+                time: Some(time.as_millis() as u64),
+                increment: increment.as_millis() as u64,
+                depth: self.settings.depth,
+                nodes: self.settings.nodes,
+                ..Limits::default()
+            },
+            None => self.settings.limits(),
+        };
+        self.engine.search(position, limits, |_| {})
+    }
+
+    /// The move Tarpon would play for the person: its own limits without the clock (so
+    /// one second, unless a depth, time or node limit was given).
+    pub fn hint(&mut self, position: &Position) -> Analysis {
+        self.engine.search(position, self.settings.limits(), |_| {})
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Ending {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    result: &'static str,
+    /// In words, for the announcement and the PGN.
+    reason: String,
+    /// The PGN `Termination` tag.
+    termination: &'static str,
+}
+
+impl Ending {
+    fn win(winner: Color, reason: String, termination: &'static str) -> Ending {
+        Ending {
+            result: if winner == Color::White { "1-0" } else { "0-1" },
+            reason,
+            termination,
+        }
+    }
+
+    fn draw(reason: String, termination: &'static str) -> Ending {
+        Ending {
+            result: "1/2-1/2",
+            reason,
+            termination,
+        }
+    }
+
+    fn from_outcome(outcome: Outcome) -> Ending {
+        match outcome {
+            Outcome::Checkmate { winner } => Ending::win(
+                winner,
+                format!("Checkmate: {} wins", name(winner)),
+                "normal",
+            ),
+            Outcome::Stalemate => Ending::draw("Stalemate: draw".to_string(), "normal"),
+            Outcome::ThreefoldRepetition => {
+                Ending::draw("Draw by threefold repetition".to_string(), "normal")
+            }
+            Outcome::FiftyMoveRule => {
+                Ending::draw("Draw by the fifty-move rule".to_string(), "normal")
+            }
+            Outcome::InsufficientMaterial => Ending::draw(
+                "Draw: neither side has the material to checkmate".to_string(),
+                "normal",
+            ),
+        }
+    }
+
+    /// `loser`'s flag fell: a loss, unless the opponent could never checkmate.
+    fn time_forfeit(loser: Color, position: &Position) -> Ending {
+        let winner = loser.flip();
+        if position.has_insufficient_material(winner) {
+            Ending::draw(
+                format!(
+                    "{} ran out of time, but {} cannot checkmate: draw",
+                    name(loser),
+                    name(winner)
+                ),
+                "time forfeit",
+            )
+        } else {
+            Ending::win(
+                winner,
+                format!("{} ran out of time: {} wins", name(loser), name(winner)),
+                "time forfeit",
+            )
+        }
+    }
+}
+
+fn name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Both sides' remaining time.
+struct Clock {
+    control: TimeControl,
+    remaining: [Duration; 2],
+}
+
+impl Clock {
+    /// Charges `used` to `side`; false if that was more than it had (its flag fell).
+    fn charge(&mut self, side: Color, used: Duration) -> bool {
+        let left = &mut self.remaining[side.index()];
+        match left.checked_sub(used) {
+            Some(rest) if !rest.is_zero() => {
+                *left = rest + self.control.increment;
+                true
+            }
+            _ => {
+                *left = Duration::ZERO;
+                false
+            }
+        }
+    }
+}
+
+/// `m:ss`, with tenths in the last twenty seconds (when they matter).
+fn clock_text(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs < 20.0 {
+        format!("0:{:04.1}", secs)
+    } else {
+        let whole = d.as_secs();
+        format!("{}:{:02}", whole / 60, whole % 60)
+    }
+}
+
+/// What the loop does after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// One game in progress, with everything the commands act on.
+struct Session<'a> {
+    options: &'a Options,
+    out: &'a mut dyn Write,
+    opponent: Opponent,
+    start: Board,
+    position: Position,
+    ending: Option<Ending>,
+    clock: Option<Clock>,
+    black_below: bool,
+    /// When the person's current turn began (their clock runs from then).
+    turn_started: Instant,
+    /// Whether the board on screen is the current one.
+    board_shown: bool,
+}
+
+const HELP: &str = "\
+Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI notation (e2e4, e7e8q), or a command:
+  undo         take back your last move (and Tarpon's reply)
+  hint         ask Tarpon for a move
+  flip         turn the board around
+  resign       give up the game
+  pgn          show the game so far as PGN
+  save FILE    write the game as PGN to FILE (without FILE: the --save file)
+  moves        list the legal moves
+  board        show the board again
+  fen          show the position as FEN
+  quit         leave (the --save file is written first)";
+
+/// Plays a game on the terminal: standard input and output.
+pub fn run_terminal(options: &Options) -> Result<(), String> {
+    let stdin = io::stdin();
+    // Piped input is not shown by the terminal: echo it, so the transcript reads as a game.
+    let echo = !stdin.is_terminal();
+    run(options, &mut stdin.lock(), &mut io::stdout(), echo)
+}
+
+/// Plays a game reading the person's lines from `input` and writing to `out`; `echo`
+/// repeats each line read after its prompt.
+pub fn run(
+    options: &Options,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    echo: bool,
+) -> Result<(), String> {
+    let position = match &options.fen {
+        Some(fen) => Position::from_fen(fen, false).map_err(|e| format!("bad FEN: {e}"))?,
+        None => Position::startpos(),
+    };
+    let (opponent, notes) = Opponent::new(options.search.clone());
+    let mut session = Session {
+        options,
+        out,
+        opponent,
+        start: *position.board(),
+        position,
+        ending: None,
+        clock: options.time_control.map(|control| Clock {
+            control,
+            remaining: [control.base; 2],
+        }),
+        black_below: options.human == Color::Black,
+        turn_started: Instant::now(),
+        board_shown: false,
+    };
+    for note in notes {
+        session.say(&note)?;
+    }
+    let limit_words = match options.time_control {
+        Some(tc) => format!(
+            "clock {}+{}",
+            tc.base.as_secs_f64() / 60.0,
+            tc.increment.as_secs_f64()
+        ),
+        None => options.search.describe(),
+    };
+    session.say(&format!(
+        "Tarpon {} ({limit_words}). You play {}. Type a move, or 'help'.",
+        env!("CARGO_PKG_VERSION"),
+        name(options.human)
+    ))?;
+    session.check_outcome()?;
+    let result = session.play(input, echo);
+    if let Some(path) = &options.save {
+        session.save(path)?;
+    }
+    result
+}
+
+impl Session<'_> {
+    fn say(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.out, "{text}").map_err(write_error)
+    }
+
+    fn human_to_move(&self) -> bool {
+        self.position.side_to_move() == self.options.human
+    }
+
+    /// The loop: Tarpon moves when it is its turn; otherwise a line is read and obeyed.
+    fn play(&mut self, input: &mut dyn BufRead, echo: bool) -> Result<(), String> {
+        loop {
+            if self.ending.is_none() && !self.human_to_move() {
+                self.engine_move()?;
+                continue;
+            }
+            if !self.board_shown {
+                self.show_board()?;
+                self.turn_started = Instant::now();
+            }
+            self.prompt()?;
+            let mut line = String::new();
+            let read = input
+                .read_line(&mut line)
+                .map_err(|e| format!("cannot read the input: {e}"))?;
+            if echo {
+                self.say(line.trim_end())?;
+            }
+            if read == 0 {
+                if !echo {
+                    self.say("")?;
+                }
+                return Ok(());
+            }
+            if self.command(line.trim())? == Flow::Quit {
+                return Ok(());
+            }
+        }
+    }
+
+    fn prompt(&mut self) -> Result<(), String> {
+        if let Some(clock) = &self.clock
+            && self.ending.is_none()
+        {
+            let [white, black] = clock.remaining.map(clock_text);
+            self.say(&format!("Clock: White {white}  Black {black}"))?;
+        }
+        let text = if self.ending.is_some() {
+            "game over> ".to_string()
+        } else {
+            let dots = if self.position.side_to_move() == Color::White {
+                "."
+            } else {
+                "..."
+            };
+            format!("{}{dots} your move: ", self.position.fullmove_number())
+        };
+        write!(self.out, "{text}")
+            .and_then(|()| self.out.flush())
+            .map_err(write_error)
+    }
+
+    fn show_board(&mut self) -> Result<(), String> {
+        let marked = self.last_move_squares();
+        let text = diagram::draw(
+            &self.position,
+            self.options.style,
+            self.black_below,
+            &marked,
+        );
+        self.board_shown = true;
+        write!(self.out, "\n{text}\n").map_err(write_error)
+    }
+
+    /// The last move's origin and destination (for castling, the king's), to mark them.
+    fn last_move_squares(&self) -> Vec<Square> {
+        let moves: Vec<_> = self.position.moves_played().collect();
+        let Some((&last, earlier)) = moves.split_last() else {
+            return Vec::new();
+        };
+        let mut before = self.start;
+        for &m in earlier {
+            before.play(m);
+        }
+        let to = if last.kind() == MoveKind::Castling {
+            before.castling_destinations(last.from(), last.to()).0
+        } else {
+            last.to()
+        };
+        vec![last.from(), to]
+    }
+
+    /// Obeys one line of input.
+    fn command(&mut self, line: &str) -> Result<Flow, String> {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "help" | "?" => self.say(HELP)?,
+            "quit" | "exit" => return Ok(Flow::Quit),
+            "undo" | "takeback" => self.undo()?,
+            "hint" => self.hint()?,
+            "flip" => {
+                self.black_below = !self.black_below;
+                self.show_board()?;
+            }
+            "board" | "d" => self.show_board()?,
+            "fen" => {
+                let fen = self.position.fen();
+                self.say(&fen)?;
+            }
+            "moves" => {
+                let moves = legal_sans(&self.position).join(" ");
+                self.say(&format!("Legal moves: {moves}"))?;
+            }
+            "pgn" => {
+                let text = pgn::write_game(&self.record());
+                self.say(text.trim_end())?;
+            }
+            "save" => {
+                let path = match (rest, &self.options.save) {
+                    ("", Some(path)) => path.clone(),
+                    ("", None) => {
+                        self.say("Say where: save FILE")?;
+                        return Ok(Flow::Continue);
+                    }
+                    (file, _) => PathBuf::from(file),
+                };
+                match self.save(&path) {
+                    Ok(()) => self.say(&format!("Saved the game to {}", path.display()))?,
+                    Err(e) => self.say(&e)?,
+                }
+            }
+            "resign" => {
+                if self.ending.is_some() {
+                    self.say("The game is over already.")?;
+                } else {
+                    let loser = self.options.human;
+                    let reason = format!("{} resigns: {} wins", name(loser), name(loser.flip()));
+                    self.end(Ending::win(loser.flip(), reason, "normal"))?;
+                }
+            }
+            _ => self.human_move(line)?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn human_move(&mut self, text: &str) -> Result<(), String> {
+        let m = match parse_move_text(&self.position, text) {
+            Ok(m) => m,
+            Err(MoveError::Syntax(_)) => {
+                return self.say(&format!(
+                    "'{text}' is neither a move nor a command; type 'help' for the commands."
+                ));
+            }
+            Err(MoveError::Ambiguous(_)) => {
+                return self.say(&format!(
+                    "'{text}' could be more than one move: add the piece's file or rank (e.g. Nbd2)."
+                ));
+            }
+            Err(MoveError::Illegal(_)) => {
+                if self.ending.is_some() {
+                    return self
+                        .say("The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'.");
+                }
+                let moves = legal_sans(&self.position).join(" ");
+                return self.say(&format!("'{text}' is not legal here. Legal moves: {moves}"));
+            }
+        };
+        if self.ending.is_some() {
+            return self.say("The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'.");
+        }
+        let used = self.turn_started.elapsed();
+        self.play_move(m, used)
+    }
+
+    /// Plays a move for the side to move, who used `used` of its clock, and judges the
+    /// game. A move made after the flag fell is not played.
+    fn play_move(&mut self, m: crate::chess::Move, used: Duration) -> Result<(), String> {
+        let side = self.position.side_to_move();
+        if let Some(clock) = &mut self.clock
+            && !clock.charge(side, used)
+        {
+            let ending = Ending::time_forfeit(side, &self.position);
+            return self.end(ending);
+        }
+        self.position.make(m);
+        self.board_shown = false;
+        self.check_outcome()
+    }
+
+    /// Ends the game if the rules say it is over.
+    fn check_outcome(&mut self) -> Result<(), String> {
+        match self.position.outcome() {
+            Some(outcome) => self.end(Ending::from_outcome(outcome)),
+            None => Ok(()),
+        }
+    }
+
+    fn end(&mut self, ending: Ending) -> Result<(), String> {
+        if !self.board_shown {
+            self.show_board()?;
+        }
+        self.say(&format!("{} ({})", ending.reason, ending.result))?;
+        self.ending = Some(ending);
+        if let Some(path) = self.options.save.clone() {
+            self.save(&path)?;
+            self.say(&format!("Saved the game to {}", path.display()))?;
+        }
+        self.say(
+            "Type 'pgn' to see the game, 'save FILE' to keep it, 'undo' to take back, or 'quit'.",
+        )
+    }
+
+    fn engine_move(&mut self) -> Result<(), String> {
+        self.say("Tarpon is thinking...")?;
+        let side = self.position.side_to_move();
+        let clock = self
+            .clock
+            .as_ref()
+            .map(|c| (c.remaining[side.index()], c.control.increment));
+        let started = Instant::now();
+        let analysis = self.opponent.choose_move(&self.position, clock);
+        let used = started.elapsed();
+        let text = numbered_san(&self.position, analysis.best);
+        self.say(&format!("Tarpon plays {text}"))?;
+        self.play_move(analysis.best, used)
+    }
+
+    fn hint(&mut self) -> Result<(), String> {
+        if self.ending.is_some() {
+            return self.say("The game is over.");
+        }
+        let analysis = self.opponent.hint(&self.position);
+        let side = self.position.side_to_move();
+        let line = engine::san_line(&self.position, &analysis.pv);
+        self.say(&format!(
+            "Hint: {} ({} for White, depth {}; line {line})",
+            numbered_san(&self.position, analysis.best),
+            analysis.eval().for_white(side),
+            analysis.depth
+        ))
+    }
+
+    /// Takes back moves up to and including the person's last one.
+    fn undo(&mut self) -> Result<(), String> {
+        let human = self.options.human;
+        let plies = self.position.plies_played();
+        let human_moved = plies >= 2 || (plies == 1 && self.start.side_to_move() == human);
+        if !human_moved {
+            return self.say("There is no move of yours to take back.");
+        }
+        // The clocks are not turned back: after a flag fell there is no time to play on.
+        if self
+            .ending
+            .as_ref()
+            .is_some_and(|e| e.termination == "time forfeit")
+        {
+            return self.say("Time ran out: the game cannot be taken back.");
+        }
+        loop {
+            self.position.unmake();
+            if self.position.side_to_move() == human {
+                break;
+            }
+        }
+        self.ending = None;
+        self.board_shown = false;
+        self.say("Taken back.")
+    }
+
+    /// The game so far as a PGN record.
+    fn record(&self) -> pgn::Game {
+        let mut game = pgn::Game::new(self.start);
+        let person = ["USER", "USERNAME"]
+            .into_iter()
+            .filter_map(|v| std::env::var(v).ok())
+            .find(|v| !v.is_empty())
+            .unwrap_or_else(|| "Human".to_string());
+        let tarpon = format!("Tarpon {}", env!("CARGO_PKG_VERSION"));
+        let (white, black) = if self.options.human == Color::White {
+            (person, tarpon)
+        } else {
+            (tarpon, person)
+        };
+        game.set_tag("Event", "Casual game");
+        game.set_tag("Site", "Tarpon terminal");
+        game.set_tag("Date", &today());
+        game.set_tag("Round", "-");
+        game.set_tag("White", &white);
+        game.set_tag("Black", &black);
+        if let Some(clock) = &self.clock {
+            game.set_tag("TimeControl", &clock.control.pgn_text());
+        }
+        game.moves = self
+            .position
+            .moves_played()
+            .map(pgn::GameMove::new)
+            .collect();
+        if let Some(ending) = &self.ending {
+            game.result = ending.result.to_string();
+            game.set_tag("Termination", ending.termination);
+            match game.moves.last_mut() {
+                Some(last) => last.comments.push(ending.reason.clone()),
+                None => game.comments.push(ending.reason.clone()),
+            }
+        }
+        game
+    }
+
+    fn save(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, pgn::write_game(&self.record()))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+/// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
+fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    let (y, m, d) = date_from_days(days);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The calendar date `days` days after 1970-01-01, counting whole years and then months.
+fn date_from_days(mut days: u64) -> (u64, u64, u64) {
+    let leap = |y: u64| (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
+    let mut year = 1970;
+    loop {
+        let length = if leap(year) { 366 } else { 365 };
+        if days < length {
+            break;
+        }
+        days -= length;
+        year += 1;
+    }
+    let february = if leap(year) { 29 } else { 28 };
+    let months = [31, february, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let mut month = 1;
+    for length in months {
+        if days < length {
+            break;
+        }
+        days -= length;
+        month += 1;
+    }
+    (year, month, days + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_as_players_write_them() {
+        let tc = parse_time_control("5+3").unwrap();
+        assert_eq!(tc.base, Duration::from_secs(300));
+        assert_eq!(tc.increment, Duration::from_secs(3));
+        assert_eq!(tc.pgn_text(), "300+3");
+        assert_eq!(
+            parse_time_control("0.5+1").unwrap().base,
+            Duration::from_secs(30)
+        );
+        assert_eq!(parse_time_control("10").unwrap().increment, Duration::ZERO);
+        for bad in ["", "abc", "5+", "-1+2", "0+0", "5+3+1", "inf"] {
+            assert!(parse_time_control(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn calendar_dates() {
+        assert_eq!(date_from_days(0), (1970, 1, 1));
+        assert_eq!(date_from_days(19_723), (2024, 1, 1));
+        assert_eq!(date_from_days(19_723 + 31 + 28), (2024, 2, 29));
+        assert_eq!(date_from_days(19_723 + 366), (2025, 1, 1));
+        assert_eq!(date_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn the_clock_adds_the_increment_and_flags() {
+        let control = parse_time_control("1+2").unwrap();
+        let mut clock = Clock {
+            control,
+            remaining: [control.base; 2],
+        };
+        assert!(clock.charge(Color::White, Duration::from_secs(10)));
+        assert_eq!(clock.remaining[0], Duration::from_secs(52));
+        assert!(!clock.charge(Color::Black, Duration::from_secs(60)));
+        assert_eq!(clock_text(Duration::from_secs(125)), "2:05");
+        assert_eq!(clock_text(Duration::from_millis(9_440)), "0:09.4");
+    }
+
+    #[test]
+    fn running_out_of_time_against_a_lone_king_is_a_draw() {
+        let lone = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        let white_flag = Ending::time_forfeit(Color::White, &lone);
+        assert_eq!(white_flag.result, "1/2-1/2");
+        assert_eq!(Ending::time_forfeit(Color::Black, &lone).result, "1-0");
+    }
+}

@@ -1,0 +1,186 @@
+//! End-to-end tests of `tarpon analyse`: one position, and games annotated into PGN that
+//! shakmaty replays.
+
+mod common;
+
+use common::pgn_check;
+use std::process::Command;
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+fn analyse(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(TARPON)
+        .arg("analyse")
+        .args(args)
+        .output()
+        .expect("run tarpon");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("tarpon-analyse-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Fool's mate, and a game from a set-up position with the things PGN files carry:
+/// comments, a variation, NAGs and suffixes, a `%` line.
+const GAMES: &str = r#"[Event "Fool's mate"]
+[White "Careless"]
+[Black "Alert"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+% a line for other programs
+[Event "Endgame"]
+[White "W"]
+[Black "B"]
+[Result "*"]
+[SetUp "1"]
+[FEN "8/8/4k3/8/8/4K3/4P3/8 w - - 0 50"]
+
+{ King and pawn } 50. Kd4 (50. e4 Kd6) 50... Kd6 $6 51. e4!? Ke6 *
+"#;
+
+#[test]
+fn a_pgn_is_annotated_move_by_move_and_replays() {
+    let input = temp_file("games.pgn", GAMES);
+    let output =
+        std::env::temp_dir().join(format!("tarpon-analyse-{}-out.pgn", std::process::id()));
+    let (ok, out, err) = analyse(&[
+        "--pgn",
+        input.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(&input).ok();
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&output).unwrap();
+    std::fs::remove_file(&output).ok();
+    // Lines are wrapped anywhere between words: compare with single spaces.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        out.contains("Game 1 (Careless - Alert, 0-1): White "),
+        "{out}"
+    );
+    assert!(out.contains("Game 2 (W - B, *)"), "{out}");
+    assert!(out.contains("Annotated PGN written to"), "{out}");
+
+    let games = pgn_check::replay(&text);
+    assert_eq!(games.len(), 2, "{text}");
+    let fool = &games[0];
+    assert_eq!(fool.sans, ["f3", "e5", "g4", "Qh4#"], "{text}");
+    assert_eq!(fool.result, "0-1");
+    assert!(fool.tag("Annotator").unwrap().starts_with("Tarpon"));
+    let ending = &games[1];
+    assert_eq!(ending.sans, ["Kd4", "Kd6", "e4", "Ke6"], "{text}");
+    assert_eq!(ending.tag("FEN"), Some("8/8/4k3/8/8/4K3/4P3/8 w - - 0 50"));
+    assert_eq!(ending.final_fen(), "8/8/4k3/8/3KP3/8/8/8 w - - 1 52");
+
+    // 2. g4 allows mate in one: a blunder, with a better line and Black's mate as its
+    // evaluation; Black's mate is the best move, so it is not marked.
+    assert!(
+        flat.contains("2. g4 $4 { [%eval #-1] Blunder (gives away"),
+        "{text}"
+    );
+    assert!(flat.contains("Best: 2. "), "{text}");
+    assert!(flat.contains("(2. "), "{text}");
+    assert!(!flat.contains("Qh4# $"), "{text}");
+    // Every move but the mate has an evaluation; the input's comments stay.
+    assert_eq!(flat.matches("[%eval ").count(), 3 + 4, "{text}");
+    assert!(flat.contains("{ King and pawn }"), "{text}");
+    assert!(text.contains("Careless"), "{text}");
+}
+
+#[test]
+fn without_output_file_the_pgn_goes_to_standard_output() {
+    let input = temp_file("fool.pgn", "1. f3 e5 2. g4 Qh4# 0-1\n");
+    let (ok, out, err) = analyse(&["--pgn", input.to_str().unwrap(), "--depth", "4"]);
+    std::fs::remove_file(&input).ok();
+    assert!(ok, "{err}");
+    assert_eq!(pgn_check::replay(&out)[0].sans.len(), 4, "{out}");
+    assert!(err.contains("Game 1 (? - ?, 0-1)"), "{err}");
+}
+
+#[test]
+fn a_position_gets_its_evaluation_and_line_in_san() {
+    // A smothered mate in two for White (the queen sacrifice shows from depth 8).
+    let (ok, out, err) = analyse(&[
+        "--fen",
+        "3r3k/6pp/7N/8/2Q5/8/6PP/6K1 w - - 0 1",
+        "--depth",
+        "10",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Best move: 1. Qg8+ (#2 for White"), "{out}");
+    assert!(out.contains("Line: 1. Qg8+ Rxg8 2. Nf7#"), "{out}");
+    // Scores are for White also when Black is to move (and mates).
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2";
+    let (ok, out, _) = analyse(&["--fen", fen, "--depth", "3"]);
+    assert!(ok);
+    assert!(out.contains("Best move: 2... Qh4# (#-1 for White"), "{out}");
+    // The iterations come with a header, one line each.
+    assert!(out.contains("depth   score"), "{out}");
+    let (ok, out, _) = analyse(&[
+        "--fen",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1",
+        "--nodes",
+        "500",
+    ]);
+    assert!(ok && out.contains("Best move: 1... "), "{out}");
+}
+
+#[test]
+fn bad_arguments_and_files_are_explained_with_a_failure_status() {
+    let illegal = temp_file("illegal.pgn", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n");
+    let missing = std::env::temp_dir().join("tarpon-analyse-no-such-file.pgn");
+    let empty = temp_file("empty.pgn", "\n");
+    for (args, words) in [
+        (vec!["--fen", "8/8/8 w - -"], "bad FEN"),
+        (vec!["--pgn", missing.to_str().unwrap()], "cannot read"),
+        (
+            vec!["--pgn", illegal.to_str().unwrap()],
+            "game 1, line 3: move 2. Ke3: illegal",
+        ),
+        (vec!["--pgn", empty.to_str().unwrap()], "holds no game"),
+        (vec!["--fen", "x", "--pgn", "y"], "cannot be used with"),
+        (vec!["--output", "x.pgn"], "--pgn"),
+        (vec!["--movetime", "soon"], "invalid value"),
+    ] {
+        let (ok, _, err) = analyse(&args);
+        assert!(!ok, "{args:?}");
+        assert!(err.contains(words), "{args:?}: {err}");
+    }
+    std::fs::remove_file(&illegal).ok();
+    std::fs::remove_file(&empty).ok();
+}
+
+#[test]
+fn syzygy_tables_give_their_verdict() {
+    let Some(dir) = common::syzygy_dir("syzygy_tables_give_their_verdict") else {
+        return;
+    };
+    // King on the sixth in front of its pawn: a win a two-ply search cannot see, but the
+    // tables know (shown, as in UCI, as 200 pawns).
+    let fen = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
+    let (ok, out, err) = analyse(&[
+        "--fen",
+        fen,
+        "--depth",
+        "2",
+        "--syzygy",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("(+200.00 for White"), "{out}");
+    assert!(err.contains("Syzygy: "), "{err}");
+    let (ok, out, _) = analyse(&["--fen", fen, "--depth", "2"]);
+    assert!(ok && !out.contains("+200.00"), "{out}");
+}

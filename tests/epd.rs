@@ -1,0 +1,123 @@
+//! End-to-end tests of `tarpon epd` on a small suite written here: every kind of operation
+//! (bm, am, dm; moves in SAN and UCI), one position Tarpon must fail, the count at the end.
+
+use std::process::Command;
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+/// Six positions; Tarpon solves all but the last, whose "best move" is a bad one.
+const SUITE: &str = r#"# Tarpon's small test suite
+6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "back rank, SAN";
+6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1 bm a1a8; id "back rank, UCI";
+r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - am Nf6 g8f6; id "scholar's mate threat";
+3r3k/6pp/7N/8/2Q5/8/6PP/6K1 w - - dm 2; id "smothered mate";
+
+k7/8/1K6/8/8/8/7Q/8 w - - bm Qh8#; am Qb8+; dm 1; id "all three";
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm Nh3; id "not the best";
+"#;
+
+fn epd(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(TARPON)
+        .arg("epd")
+        .args(args)
+        .output()
+        .expect("run tarpon");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("tarpon-epd-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn the_suite_is_counted_and_the_failure_listed() {
+    let suite = temp_file("suite.epd", SUITE);
+    let file = suite.to_str().unwrap();
+    // A fixed depth makes the result exact; the threads only share out the positions.
+    for args in [
+        vec![file, "--depth", "10"],
+        vec![file, "--depth", "10", "--threads", "3"],
+    ] {
+        let (ok, out, err) = epd(&args);
+        assert!(ok, "{args:?}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].contains("6 positions, depth 10"), "{out}");
+        let last = lines.last().unwrap();
+        assert!(
+            last.starts_with("Solved: 5/6 in ") && last.ends_with(" s"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Failed:\n  line 8 (not the best): expected bm Nh3; Tarpon played "),
+            "{out}"
+        );
+        assert_eq!(out.matches("\n  line ").count(), 1, "{out}");
+    }
+    // Node and time limits work too (the mates are found within them).
+    let (ok, out, _) = epd(&[file, "--nodes", "20000"]);
+    assert!(
+        ok && out.lines().last().unwrap().starts_with("Solved: 5/6"),
+        "{out}"
+    );
+    let (ok, out, _) = epd(&[file, "--movetime", "200", "--threads", "2"]);
+    assert!(
+        ok && out.lines().last().unwrap().starts_with("Solved: 5/6"),
+        "{out}"
+    );
+    std::fs::remove_file(&suite).ok();
+}
+
+#[test]
+fn a_mate_found_too_slowly_fails_dm() {
+    // Mate in 2 exists; a depth-1 search cannot find it.
+    let suite = temp_file("slow.epd", "3r3k/6pp/7N/8/2Q5/8/6PP/6K1 w - - dm 2;\n");
+    let (ok, out, _) = epd(&[suite.to_str().unwrap(), "--depth", "1"]);
+    std::fs::remove_file(&suite).ok();
+    assert!(ok);
+    assert!(
+        out.contains("line 1 (line 1): expected dm 2; Tarpon played "),
+        "{out}"
+    );
+    assert!(
+        out.lines().last().unwrap().starts_with("Solved: 0/1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_suites_and_arguments_are_explained_with_a_failure_status() {
+    let bad_move = temp_file(
+        "bad-move.epd",
+        "# header\n\n4k3/8/8/8/8/8/8/4K3 w - - bm Ke3;\n",
+    );
+    let bad_fen = temp_file("bad-fen.epd", "4k3/8/8/8 w - - bm Ke2;\n");
+    let nothing = temp_file("nothing.epd", "4k3/8/8/8/8/8/8/4K3 w - - id \"what?\";\n");
+    let empty = temp_file("empty.epd", "# no positions\n");
+    let missing = std::env::temp_dir().join("tarpon-epd-no-such-file.epd");
+    for (args, words) in [
+        (
+            vec![bad_move.to_str().unwrap()],
+            "line 3: bm: illegal move 'Ke3'",
+        ),
+        (vec![bad_fen.to_str().unwrap()], "line 1: bad position"),
+        (vec![nothing.to_str().unwrap()], "line 1: nothing to test"),
+        (vec![empty.to_str().unwrap()], "holds no position"),
+        (vec![missing.to_str().unwrap()], "cannot read"),
+        (vec![], "<FILE>"),
+        (vec!["x.epd", "--threads", "0"], "--threads"),
+        (vec!["x.epd", "--nodes", "many"], "invalid value"),
+    ] {
+        let (ok, _, err) = epd(&args);
+        assert!(!ok, "{args:?}");
+        assert!(err.contains(words), "{args:?}: {err}");
+    }
+    for path in [bad_move, bad_fen, nothing, empty] {
+        std::fs::remove_file(path).ok();
+    }
+}

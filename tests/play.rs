@@ -1,0 +1,212 @@
+//! End-to-end tests of `tarpon play`: scripted games through a pipe, as a person would type
+//! them, with the PGN Tarpon writes replayed by shakmaty.
+
+mod common;
+
+use common::pgn_check;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+/// Runs `tarpon play` with `args` (letters, no colours) and the person's lines; returns
+/// whether it succeeded, standard output and standard error.
+fn play(args: &[&str], input: &str) -> (bool, String, String) {
+    play_after(args, input, Duration::ZERO)
+}
+
+/// As `play`, with the input typed `delay` after the first prompt appears (a person
+/// thinking; waiting for the prompt keeps a slow start from counting as thinking time).
+fn play_after(args: &[&str], input: &str, delay: Duration) -> (bool, String, String) {
+    let mut child = Command::new(TARPON)
+        .arg("play")
+        .arg("--ascii")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tarpon");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    if !delay.is_zero() {
+        let mut byte = [0u8];
+        while !String::from_utf8_lossy(&seen).contains("your move: ") {
+            if stdout.read(&mut byte).unwrap() == 0 {
+                break;
+            }
+            seen.push(byte[0]);
+        }
+        std::thread::sleep(delay);
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    // Tarpon may have exited already (bad arguments): then nobody reads the input.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    stdout.read_to_end(&mut seen).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&seen).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tarpon-play-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn a_scripted_game_reaches_checkmate_and_saves_a_pgn_that_replays() {
+    // A smothered mate: the queen sacrifice leaves Black one legal reply (Rxg8), then the
+    // knight mates. The moves are typed in SAN with a check sign, then in UCI.
+    let fen = "3r3k/6pp/7N/8/2Q5/8/6PP/6K1 w - - 0 1";
+    let path = temp_path("mate.pgn");
+    let save = path.to_str().unwrap();
+    let (ok, out, err) = play(
+        &["--fen", fen, "--depth", "1", "--save", save],
+        "Qg8+\nh6f7\npgn\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("Tarpon plays 1... Rxg8"), "{out}");
+    assert!(out.contains("Checkmate: White wins (1-0)"), "{out}");
+    assert!(out.contains(&format!("Saved the game to {save}")), "{out}");
+    // The mating move is marked on the board: the knight's squares in brackets.
+    assert!(out.contains("[N]") && out.contains("[.]"), "{out}");
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let games = pgn_check::replay(&text);
+    assert_eq!(games.len(), 1, "{text}");
+    let game = &games[0];
+    assert_eq!(game.sans, ["Qg8+", "Rxg8", "Nf7#"], "{text}");
+    assert_eq!(game.result, "1-0");
+    assert_eq!(game.tag("Result"), Some("1-0"));
+    assert_eq!(game.tag("FEN"), Some(fen));
+    assert_eq!(game.tag("Termination"), Some("normal"));
+    assert!(game.tag("Black").unwrap().starts_with("Tarpon"));
+    use shakmaty::Position as _;
+    assert!(game.final_position.is_checkmate());
+    // `pgn` printed the same game.
+    assert!(
+        out.contains("1. Qg8+ Rxg8 2. Nf7# { Checkmate: White wins } 1-0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn hint_undo_flip_bad_input_and_resignation() {
+    let path = temp_path("resign.pgn");
+    let save = path.to_str().unwrap();
+    let input = "e4\nhint\nundo\nflip\nbogus\ne5\nNf3\nresign\ne4\nquit\n";
+    let (ok, out, err) = play(&["--depth", "2", "--save", save], input);
+    assert!(ok, "{err}");
+    assert!(out.contains("Hint: 2. "), "{out}");
+    assert!(out.contains("Taken back."), "{out}");
+    // Flipped: Black at the bottom, files from h to a.
+    assert!(out.contains("     h  g  f  e  d  c  b  a"), "{out}");
+    assert!(
+        out.contains("'bogus' is neither a move nor a command"),
+        "{out}"
+    );
+    assert!(
+        out.contains("'e5' is not legal here. Legal moves: "),
+        "{out}"
+    );
+    assert!(out.contains("White resigns: Black wins (0-1)"), "{out}");
+    assert!(out.contains("The game is over"), "{out}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let game = &pgn_check::replay(&text)[0];
+    // e4 and its reply were taken back: the game is Nf3 and Tarpon's answer.
+    assert_eq!(game.sans.len(), 2, "{text}");
+    assert_eq!(game.sans[0], "Nf3");
+    assert_eq!(game.result, "0-1");
+}
+
+#[test]
+fn draws_are_announced_by_the_rules() {
+    for (fen, moves, announcement) in [
+        // Black's king can only shuttle a8-b8 while White's rook does: threefold repetition.
+        (
+            "k7/p7/P1K1B3/8/8/8/8/7R w - - 0 1",
+            "Rh2\nRh1\nRh2\nRh1\n",
+            "Draw by threefold repetition (1/2-1/2)",
+        ),
+        (
+            "k7/3Q4/8/8/8/8/8/K7 w - - 0 1",
+            "Qc7\n",
+            "Stalemate: draw (1/2-1/2)",
+        ),
+        (
+            "7k/8/8/8/8/8/1r6/KN6 w - - 0 1",
+            "Kxb2\n",
+            "Draw: neither side has the material to checkmate (1/2-1/2)",
+        ),
+        (
+            "7k/8/8/8/8/8/8/KR6 w - - 99 80",
+            "Rb2\n",
+            "Draw by the fifty-move rule (1/2-1/2)",
+        ),
+    ] {
+        let input = format!("{moves}pgn\n");
+        let (ok, out, err) = play(&["--fen", fen, "--depth", "3"], &input);
+        assert!(ok, "{err}");
+        assert!(out.contains(announcement), "{fen}: {out}");
+        assert!(out.contains("\n[Result \"1/2-1/2\"]"), "{fen}: {out}");
+    }
+}
+
+#[test]
+fn playing_black_tarpon_moves_first_and_the_board_is_turned() {
+    let (ok, out, err) = play(&["--black", "--depth", "1"], "undo\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("You play Black"), "{out}");
+    assert!(out.contains("Tarpon plays 1. "), "{out}");
+    assert!(out.contains("     h  g  f  e  d  c  b  a"), "{out}");
+    assert!(
+        out.contains("There is no move of yours to take back."),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_clock_is_shown_and_a_flag_falls() {
+    let (ok, out, _) = play(&["--tc", "1+2", "--depth", "1"], "e4\nquit\n");
+    assert!(ok);
+    assert!(out.contains("Clock: White 1:00  Black 1:00"), "{out}");
+    // After a quick move each, both clocks have gained most of their 2 s increment.
+    assert!(out.contains("Clock: White 1:01  Black 1:01"), "{out}");
+    // 0.001 minutes is 60 ms: a move typed half a second after the prompt comes too late.
+    let (ok, out, _) = play_after(
+        &["--tc", "0.001+0", "--depth", "1"],
+        "e4\n",
+        Duration::from_millis(500),
+    );
+    assert!(ok);
+    assert!(
+        out.contains("White ran out of time: Black wins (0-1)"),
+        "{out}"
+    );
+    assert!(!out.contains("Tarpon plays"), "{out}");
+}
+
+#[test]
+fn bad_arguments_are_explained_with_a_failure_status() {
+    for (args, words) in [
+        (vec!["--tc", "5+x"], "time control"),
+        (
+            vec!["--tc", "5+3", "--movetime", "100"],
+            "cannot be used with",
+        ),
+        (vec!["--white", "--black"], "cannot be used with"),
+        (vec!["--fen", "not a position"], "bad FEN"),
+        (vec!["--depth", "0"], "--depth"),
+        (vec!["--colour"], "unexpected argument"),
+    ] {
+        let (ok, _, err) = play(&args, "quit\n");
+        assert!(!ok, "{args:?}");
+        assert!(err.contains(words), "{args:?}: {err}");
+    }
+}
