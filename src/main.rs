@@ -183,7 +183,7 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
     #[command(
         after_help = "Moves are typed in SAN (e4, Nf3, O-O, e8=Q) or UCI notation (e2e4); 'help' lists the\n\
 commands: undo, hint, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
-Examples:\n  tarpon play\n  tarpon play --black --tc 5+3\n  tarpon play --movetime 200 --save game.pgn\n  \
+Examples:\n  tarpon play\n  tarpon play --black --tc 5+3 --elo 1500\n  tarpon play --level 5\n  tarpon play --movetime 200 --save game.pgn\n  \
 tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
     )]
     Play {
@@ -196,6 +196,12 @@ tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
         /// Start from this position (a FEN, in quotes)
         #[arg(long, value_name = "FEN")]
         fen: Option<String>,
+        /// Tarpon plays at this rating (800 to 2800), weaker than full strength
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(800..=2800), conflicts_with = "level")]
+        elo: Option<i32>,
+        /// Tarpon plays at this skill level (0 to 20; 20 is full strength)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..=20))]
+        level: Option<i32>,
         /// Clock for both sides: minutes+increment in seconds (5+3, 0.5+1, 10)
         #[arg(long, value_name = "MIN+INC", value_parser = tarpon::tools::play::parse_time_control, conflicts_with = "movetime")]
         tc: Option<tarpon::tools::play::TimeControl>,
@@ -468,6 +474,8 @@ fn main() -> ExitCode {
             white: _,
             black,
             fen,
+            elo,
+            level,
             tc,
             search,
             save,
@@ -484,6 +492,11 @@ fn main() -> ExitCode {
                 fen,
                 time_control: tc,
                 search: search.settings(),
+                strength: match (elo, level) {
+                    (Some(elo), _) => Some(tarpon::search::skill::Skill::from_elo(elo)),
+                    (None, Some(level)) => tarpon::search::skill::Skill::from_level(level),
+                    (None, None) => None,
+                },
                 save,
                 style: tarpon::tools::diagram::Style::detect(ascii, no_color),
             };

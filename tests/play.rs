@@ -172,6 +172,30 @@ fn playing_black_tarpon_moves_first_and_the_board_is_turned() {
 }
 
 #[test]
+fn a_weakened_tarpon_says_so_and_plays_legal_moves() {
+    for args in [&["--elo", "1200"][..], &["--level", "3"][..]] {
+        let save = temp_path(&format!("weak-{}.pgn", args[0].trim_start_matches('-')));
+        let save_text = save.to_str().unwrap().to_string();
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--black", "--save", &save_text]);
+        let (ok, out, err) = play(&all, "e5\nNc6\nquit\n");
+        assert!(ok, "{err}");
+        let elo = if args[0] == "--elo" { "1200" } else { "1100" };
+        assert!(out.contains(&format!("playing at Elo {elo}")), "{out}");
+        assert!(out.contains("Tarpon plays 1. "), "{out}");
+        let pgn = std::fs::read_to_string(&save).unwrap();
+        assert!(
+            pgn.contains(&format!(
+                "[White \"Tarpon {} (Elo {elo})\"]",
+                env!("CARGO_PKG_VERSION")
+            )),
+            "{pgn}"
+        );
+        let _ = std::fs::remove_file(&save);
+    }
+}
+
+#[test]
 fn a_clock_is_shown_and_a_flag_falls() {
     let (ok, out, _) = play(&["--tc", "1+2", "--depth", "1"], "e4\nquit\n");
     assert!(ok);
@@ -204,6 +228,9 @@ fn bad_arguments_are_explained_with_a_failure_status() {
         (vec!["--fen", "not a position"], "bad FEN"),
         (vec!["--depth", "0"], "--depth"),
         (vec!["--colour"], "unexpected argument"),
+        (vec!["--elo", "500"], "800..=2800"),
+        (vec!["--level", "21"], "0..=20"),
+        (vec!["--elo", "1500", "--level", "3"], "cannot be used with"),
     ] {
         let (ok, _, err) = play(&args, "quit\n");
         assert!(!ok, "{args:?}");

@@ -13,6 +13,7 @@ use super::engine::{
 use super::pgn;
 use crate::chess::notation::MoveError;
 use crate::chess::{Board, Color, MoveKind, Outcome, Position, Square};
+use crate::search::skill::Skill;
 use crate::search::timeman::Limits;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -71,6 +72,8 @@ pub struct Options {
     pub time_control: Option<TimeControl>,
     /// How Tarpon searches (without a clock: its time, depth or nodes per move).
     pub search: Settings,
+    /// Tarpon's strength limit (`--elo`, `--level`); `None` for full strength.
+    pub strength: Option<Skill>,
     /// Where to write the game as PGN when it ends and when the program ends.
     pub save: Option<PathBuf>,
     pub style: Style,
@@ -81,13 +84,19 @@ pub struct Options {
 pub struct Opponent {
     engine: Engine,
     settings: Settings,
+    strength: Option<Skill>,
 }
 
 impl Opponent {
     /// The opponent, and notes on its tablebases (if asked for) for the user.
-    pub fn new(settings: Settings) -> (Opponent, Vec<String>) {
+    pub fn new(settings: Settings, strength: Option<Skill>) -> (Opponent, Vec<String>) {
         let (engine, notes) = Engine::new(settings.hash_mb, settings.syzygy.as_deref());
-        (Opponent { engine, settings }, notes)
+        let opponent = Opponent {
+            engine,
+            settings,
+            strength,
+        };
+        (opponent, notes)
     }
 
     /// Chooses Tarpon's move. `clock`: its remaining time and increment, if on a clock; a
@@ -107,12 +116,15 @@ impl Opponent {
             },
             None => self.settings.limits(),
         };
+        self.engine.options.skill = self.strength;
         self.engine.search(position, limits, |_| {})
     }
 
     /// The move Tarpon would play for the person: its own limits without the clock (so
     /// one second, unless a depth, time or node limit was given).
+    /// The hint is at full strength: the person asks for the best move, not a weak one.
     pub fn hint(&mut self, position: &Position) -> Analysis {
+        self.engine.options.skill = None;
         self.engine.search(position, self.settings.limits(), |_| {})
     }
 }
@@ -285,7 +297,7 @@ pub fn run(
         Some(fen) => Position::from_fen(fen, false).map_err(|e| format!("bad FEN: {e}"))?,
         None => Position::startpos(),
     };
-    let (opponent, notes) = Opponent::new(options.search.clone());
+    let (opponent, notes) = Opponent::new(options.search.clone(), options.strength);
     let mut session = Session {
         options,
         out,
@@ -311,6 +323,10 @@ pub fn run(
             tc.increment.as_secs_f64()
         ),
         None => options.search.describe(),
+    };
+    let limit_words = match options.strength {
+        Some(skill) => format!("{limit_words}, playing at Elo {}", skill.elo()),
+        None => limit_words,
     };
     session.say(&format!(
         "Tarpon {} ({limit_words}). You play {}. Type a move, or 'help'.",
@@ -604,7 +620,10 @@ impl Session<'_> {
             .filter_map(|v| std::env::var(v).ok())
             .find(|v| !v.is_empty())
             .unwrap_or_else(|| "Human".to_string());
-        let tarpon = format!("Tarpon {}", env!("CARGO_PKG_VERSION"));
+        let tarpon = match self.options.strength {
+            Some(skill) => format!("Tarpon {} (Elo {})", env!("CARGO_PKG_VERSION"), skill.elo()),
+            None => format!("Tarpon {}", env!("CARGO_PKG_VERSION")),
+        };
         let (white, black) = if self.options.human == Color::White {
             (person, tarpon)
         } else {
