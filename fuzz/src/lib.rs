@@ -238,48 +238,118 @@ pub fn moves(data: &[u8]) {
 /// input loop does (with U+FFFD for bytes that are not UTF-8).
 ///
 /// A few commands are tamed first so that one input stays fast: every `go` gets a `depth
-/// 2` at the end (the last limit given wins; `infinite` still waits for `stop`), `go perft` at
-/// most depth 2, `bench` depth 1, `Hash` at most 16 MB, `Threads` at most 2, and file paths
-/// are replaced by a small book this harness writes (`BookFile`) or a missing directory
-/// (`SyzygyPath`), since the fuzzer must not make the engine read the machine's files.
+/// 2` at the end (the last limit given wins; `infinite` still waits for `stop`), `go perft`
+/// at most depth 2, `bench` depth 1, `Hash` at most 4 MB, `Threads` at most 2, and file
+/// paths are replaced by a small book this harness writes (`BookFile`) or a missing
+/// directory (`SyzygyPath`), since the fuzzer must not make the engine read the machine's
+/// files.
 ///
 /// What is checked: no panic; `quit` and only `quit` ends the session; every search
 /// answers exactly one `bestmove`, legal in the position it was started in, with a legal
 /// `ponder` move after it; every `pv` in an `info` line is a legal sequence.
 pub fn uci(data: &[u8]) {
-    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
-    let sink = lines.clone();
-    let mut session = Uci::with_output(Arc::new(move |line: &str| {
-        sink.lock().unwrap().push(line.to_string())
-    }));
-    // The position of every search started, in order: the n-th `bestmove` answers the
-    // n-th of them (a new search always ends the previous one first).
-    let mut searched: Vec<Position> = Vec::new();
-    let input = text(data);
-    for raw in input.split('\n').take(100) {
-        let line = tame(raw);
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let starts_search = words.first() == Some(&"go") && words.get(1) != Some(&"perft");
-        if starts_search {
-            searched.push(session.position().clone());
-        }
-        let flow = session.handle(&line);
-        assert_eq!(
-            flow == Flow::Quit,
-            words.first() == Some(&"quit"),
-            "{line:?} and the session's end"
-        );
-        if flow == Flow::Quit {
-            break;
-        }
-        if starts_search && !words.iter().any(|w| *w == "infinite" || *w == "ponder") {
-            wait_for_bestmoves(&lines, searched.len(), &line);
+    UCI_SESSION.with_borrow_mut(|slot| {
+        let session = slot.get_or_insert_with(Session::new);
+        session.reset();
+        session.run(data);
+    });
+}
+
+thread_local! {
+    /// One session per thread, reset before each input: a fresh `Uci` costs a 16 MB table,
+    /// which would make allocating it most of the work of every input.
+    static UCI_SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// A UCI session with its output collected.
+struct Session {
+    uci: Uci,
+    lines: Arc<Mutex<Vec<String>>>,
+    /// The last input changed `Hash`: the reset must set it back.
+    hash_changed: bool,
+}
+
+impl Session {
+    fn new() -> Session {
+        let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = lines.clone();
+        let uci = Uci::with_output(Arc::new(move |line: &str| {
+            sink.lock().unwrap().push(line.to_string())
+        }));
+        Session {
+            uci,
+            lines,
+            hash_changed: true,
         }
     }
-    // Dropping the session stops a search that waits for `stop` and collects its answer.
-    drop(session);
-    let lines = lines.lock().unwrap();
-    check_search_output(&lines, &searched);
+
+    /// Back to the state of a new session (with a 1 MB table): no search, every option at
+    /// its default, a new game. The defaults are read from the `uci` answer's option list,
+    /// so an option added later is reset too.
+    fn reset(&mut self) {
+        self.uci.handle("stop");
+        for declaration in tarpon::uci::options::declarations() {
+            let Some(rest) = declaration.strip_prefix("option name ") else {
+                continue;
+            };
+            let Some((name, kind)) = rest.split_once(" type ") else {
+                continue;
+            };
+            let default = kind
+                .split_once(" default ")
+                .map(|(_, d)| d.split(" min ").next().unwrap_or(d));
+            match (name, default) {
+                ("Hash", _) if self.hash_changed => {
+                    self.uci.handle("setoption name Hash value 1");
+                }
+                ("Hash", _) | (_, None) => {}
+                (name, Some(value)) => {
+                    self.uci
+                        .handle(&format!("setoption name {name} value {value}"));
+                }
+            }
+        }
+        self.hash_changed = false;
+        self.uci.handle("ucinewgame");
+        self.lines.lock().unwrap().clear();
+    }
+
+    fn run(&mut self, data: &[u8]) {
+        // The position of every search started, in order: the n-th `bestmove` answers the
+        // n-th of them (a new search always ends the previous one first).
+        let mut searched: Vec<Position> = Vec::new();
+        let input = text(data);
+        for raw in input.split('\n').take(100) {
+            let line = tame(raw);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let starts_search = words.first() == Some(&"go") && words.get(1) != Some(&"perft");
+            if starts_search {
+                searched.push(self.uci.position().clone());
+            }
+            if words.first() == Some(&"setoption")
+                && words.iter().any(|w| w.eq_ignore_ascii_case("hash"))
+            {
+                self.hash_changed = true;
+            }
+            let flow = self.uci.handle(&line);
+            assert_eq!(
+                flow == Flow::Quit,
+                words.first() == Some(&"quit"),
+                "{line:?} and the session's end"
+            );
+            if flow == Flow::Quit {
+                break;
+            }
+            if starts_search && !words.iter().any(|w| *w == "infinite" || *w == "ponder") {
+                wait_for_bestmoves(&self.lines, searched.len(), &line);
+            }
+        }
+        // `stop` ends a search that waits for it (`infinite`, `ponder`) and collects its
+        // answer.
+        self.uci.handle("stop");
+        let lines = self.lines.lock().unwrap();
+        check_search_output(&lines, &searched);
+    }
 }
 
 /// Waits (a few seconds at most) until `count` searches have answered.
@@ -324,7 +394,7 @@ fn tame(line: &str) -> String {
             let value = rest[at + 1..].join(" ");
             let number = value.trim().parse::<u64>();
             let tamed = match name.as_str() {
-                "hash" if number.as_ref().is_ok_and(|&n| n > 16) => "16".to_string(),
+                "hash" if number.as_ref().is_ok_and(|&n| n > 4) => "4".to_string(),
                 "threads" if number.as_ref().is_ok_and(|&n| n > 2) => "2".to_string(),
                 "bookfile" if !value.trim().is_empty() => harness_book().display().to_string(),
                 "syzygypath" if !value.trim().is_empty() => "/nonexistent/tarpon-fuzz".to_string(),
