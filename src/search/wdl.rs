@@ -18,7 +18,7 @@
 //! where `a` (the score at which a win is as likely as not) and `b` (how fast the odds move
 //! with the score) are cubic polynomials in the material left, `m / 58`.
 
-use super::score::{is_decisive, DRAW};
+use super::score::{DRAW, is_decisive};
 use crate::chess::{Board, PieceType};
 
 /// Material counts are clamped to this range, as in the fit.
@@ -48,7 +48,11 @@ pub fn material(board: &Board) -> i32 {
 /// mate or tablebase score, for the side to move) with `material` on the board.
 pub fn wdl(score: i32, material: i32) -> (u32, u32, u32) {
     if is_decisive(score) {
-        return if score > DRAW { (1000, 0, 0) } else { (0, 0, 1000) };
+        return if score > DRAW {
+            (1000, 0, 0)
+        } else {
+            (0, 0, 1000)
+        };
     }
     let t = f64::from(material.clamp(MATERIAL_MIN, MATERIAL_MAX)) / MATERIAL_REF;
     let poly = |c: &[f64; 4]| ((c[0] * t + c[1]) * t + c[2]) * t + c[3];
