@@ -276,6 +276,35 @@ fn pawns_cannot_stand_on_the_back_ranks() {
     );
 }
 
+#[test]
+fn material_must_be_what_eight_pawns_can_promote_to() {
+    // 259 legal moves: more than any real game position has, and more than the move
+    // generator's lists hold. It used to crash `go` and `go perft`.
+    assert_eq!(
+        reject("QQQQQQnk/Q5RP/Q6Q/1Q5Q/1Q5Q/2Q4Q/Q6Q/KQQQQQQQ w - - 0 1"),
+        FenError::TooMuchMaterial {
+            color: Color::White
+        }
+    );
+    // Nine pawns; eight pawns and a second queen; three black knights with eight pawns.
+    for (text, color) in [
+        ("4k3/8/8/8/P7/8/PPPPPPPP/4K3 w - - 0 1", Color::White),
+        ("4k3/8/8/8/1Q6/8/PPPPPPPP/3QK3 w - - 0 1", Color::White),
+        ("nnn1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", Color::Black),
+    ] {
+        assert_eq!(reject(text), FenError::TooMuchMaterial { color }, "{text}");
+    }
+    // The same extra pieces with a pawn gone for each are fine: the record position with
+    // 218 legal moves (eight promoted queens), and three knights with seven pawns.
+    let record = accept(
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+        false,
+    );
+    assert_eq!(tarpon::chess::movegen::legal_moves(&record).len(), 218);
+    accept("nnn1k3/ppppppp1/8/8/8/8/8/4K3 w - - 0 1", false);
+    accept("4k3/8/8/8/1Q6/8/PPPPPPP1/3QK3 w - - 0 1", false);
+}
+
 // ----- Side to move -----
 
 #[test]
@@ -632,7 +661,7 @@ fn clock_limits() {
 
 #[test]
 fn error_messages_name_the_field() {
-    let cases: [(&str, &str); 15] = [
+    let cases: [(&str, &str); 16] = [
         ("8/8/8/8/8/8/8/8", "fields"),
         (
             "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -648,6 +677,10 @@ fn error_messages_name_the_field() {
         ),
         ("4k3/8/8/8/8/8/8/8 w - - 0 1", "field 1 (placement)"),
         ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "field 1 (placement)"),
+        (
+            "4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1",
+            "field 1 (placement)",
+        ),
         ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "field 2 (side to move)"),
         ("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "field 2 (side to move)"),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "field 3 (castling)"),

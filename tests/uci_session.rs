@@ -500,6 +500,29 @@ fn extra_spaces_tabs_and_crlf_are_accepted() {
     }
 }
 
+#[test]
+fn lines_that_are_not_utf8_are_bad_input_not_the_end() {
+    let mut e = Engine::start();
+    // A Latin-1 file name, and stray bytes: each line is answered, the session goes on.
+    e.send_bytes(b"setoption name BookFile value /books/r\xe9pertoire.bin\n");
+    e.send_bytes(b"\xff\xfe position startpos\n");
+    e.send_bytes(b"position startpos moves e2e4 \xc3\n");
+    let out = e.sync();
+    assert!(
+        out.iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count()
+            == 2,
+        "{out:?}"
+    );
+    e.send("position startpos moves e2e4");
+    let (lines, _) = {
+        e.send("go depth 3");
+        e.search_output(ANSWER)
+    };
+    check_bestmove(&after(START_FEN, &["e2e4"]), lines.last().unwrap());
+}
+
 // --- Searching and stopping ---------------------------------------------------------------
 
 #[test]

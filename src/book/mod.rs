@@ -81,6 +81,8 @@ pub enum BookError {
     Size { path: String, bytes: u64 },
     /// Entries out of key order: binary search would miss positions.
     Unsorted { path: String, index: usize },
+    /// Not enough memory to hold the book.
+    Memory { path: String, bytes: u64 },
     /// A book move that no legal move of the position matches.
     IllegalMove { raw_move: u16, fen: String },
 }
@@ -98,6 +100,9 @@ impl fmt::Display for BookError {
                 f,
                 "book {path} is not sorted by key (entry {index} comes after a larger key)"
             ),
+            BookError::Memory { path, bytes } => {
+                write!(f, "book {path} ({bytes} bytes) does not fit in memory")
+            }
             BookError::IllegalMove { raw_move, fen } => write!(
                 f,
                 "book move {} is illegal in {fen}",
@@ -122,13 +127,20 @@ impl Book {
     pub fn load(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io {
-            path: name.clone(),
-            reason: e.to_string(),
+        let bytes = read_file(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::OutOfMemory => BookError::Memory {
+                path: name.clone(),
+                bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
+            },
+            _ => BookError::Io {
+                path: name.clone(),
+                reason: e.to_string(),
+            },
         })?;
         Book::from_bytes(&bytes).map_err(|e| match e {
             BookError::Size { bytes, .. } => BookError::Size { path: name, bytes },
             BookError::Unsorted { index, .. } => BookError::Unsorted { path: name, index },
+            BookError::Memory { bytes, .. } => BookError::Memory { path: name, bytes },
             other => other,
         })
     }
@@ -142,7 +154,14 @@ impl Book {
                 bytes: bytes.len() as u64,
             });
         }
-        let entries: Vec<Entry> = chunks.iter().map(Entry::from_bytes).collect();
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(chunks.len())
+            .map_err(|_| BookError::Memory {
+                path: String::new(),
+                bytes: bytes.len() as u64,
+            })?;
+        entries.extend(chunks.iter().map(Entry::from_bytes));
         if let Some(i) = entries.windows(2).position(|w| w[0].key > w[1].key) {
             return Err(BookError::Unsorted {
                 path: String::new(),
@@ -213,6 +232,26 @@ impl Book {
         }
         None
     }
+}
+
+/// The bytes of a book file. Only a regular file is read: `BookFile` set to a device or a
+/// pipe (`/dev/zero`, a FIFO) would never end or block the engine. The memory is reserved
+/// before reading, so a file too large for it is an error, not an abort.
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    // Looked at before opening: opening a FIFO blocks until something writes to it.
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    let size = usize::try_from(metadata.len()).map_err(|_| Error::from(ErrorKind::OutOfMemory))?;
+    bytes
+        .try_reserve_exact(size)
+        .map_err(|_| Error::from(ErrorKind::OutOfMemory))?;
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The Polyglot key of a position. The en-passant square Polyglot wants is that of the
@@ -381,6 +420,22 @@ mod tests {
         ));
         let missing = Book::load("/nonexistent/tarpon-test-book.bin");
         assert!(matches!(missing, Err(BookError::Io { .. })));
+    }
+
+    /// A directory or a device is refused without reading: `/dev/zero` would never end.
+    #[test]
+    fn only_regular_files_are_read() {
+        for path in [std::env::temp_dir(), std::path::PathBuf::from("/dev/zero")] {
+            if !path.exists() {
+                continue;
+            }
+            match Book::load(&path) {
+                Err(BookError::Io { reason, .. }) => {
+                    assert!(reason.contains("not a regular file"), "{reason}")
+                }
+                other => panic!("{}: {other:?}", path.display()),
+            }
+        }
     }
 
     /// Castling is stored as the king taking its own rook, as Tarpon stores it; promotions

@@ -28,6 +28,9 @@ pub enum FenError {
     KingCount { color: Color, found: u32 },
     /// Pawns cannot stand on the first or last rank.
     PawnOnBackRank { square: Square },
+    /// More material than a game can produce: more than 8 pawns, or more pieces beyond
+    /// the starting set (9 queens, 3 rooks, ...) than pawns have gone missing to promote.
+    TooMuchMaterial { color: Color },
     /// The side-to-move field must be `w` or `b`.
     SideToMove { found: String },
     /// The side that is not to move is in check: its opponent could capture the king.
@@ -81,6 +84,11 @@ impl fmt::Display for FenError {
                     "field 1 (placement): pawn on {square}, on the first or last rank"
                 )
             }
+            TooMuchMaterial { color } => write!(
+                f,
+                "field 1 (placement): {color:?} has more pawns and promoted pieces than \
+                 8 pawns could give"
+            ),
             SideToMove { found } => write!(
                 f,
                 "field 2 (side to move): expected 'w' or 'b', found '{found}'"
@@ -200,7 +208,31 @@ fn parse_placement(board: &mut Board, placement: &str) -> Result<(), FenError> {
     if let Some(square) = (board.kind(PieceType::Pawn) & back_ranks).next() {
         return Err(FenError::PawnOnBackRank { square });
     }
+    for color in Color::ALL {
+        if promoted_pieces(board, color) + board.pieces(color, PieceType::Pawn).count() > 8 {
+            return Err(FenError::TooMuchMaterial { color });
+        }
+    }
     Ok(())
+}
+
+/// How many of `color`'s pieces must have come from promotions: those beyond the starting
+/// set of one queen and two each of rooks, bishops and knights. Each used up a pawn, so
+/// pawns and promoted pieces together are at most 8.
+///
+/// This is what keeps move lists from overflowing: with the material of a real game no
+/// position has more than 218 legal moves, well within the 256 a `MoveList` holds, but a
+/// FEN such as a board full of queens has far more and would crash the move generator.
+fn promoted_pieces(board: &Board, color: Color) -> u32 {
+    [
+        (PieceType::Queen, 1),
+        (PieceType::Rook, 2),
+        (PieceType::Bishop, 2),
+        (PieceType::Knight, 2),
+    ]
+    .into_iter()
+    .map(|(kind, start)| board.pieces(color, kind).count().saturating_sub(start))
+    .sum()
 }
 
 fn parse_clock(

@@ -242,6 +242,17 @@ impl TranspositionTable {
         let bytes = mb
             .checked_mul(1 << 20)
             .ok_or_else(|| format!("hash size {mb} MB does not fit in memory addresses"))?;
+        // Systems that overcommit grant almost any reservation and kill the process later,
+        // when the pages are touched; so a table larger than the free memory is refused
+        // here, while there is still an old table to keep.
+        if let Some(available) = available_memory()
+            && bytes as u64 > available
+        {
+            return Err(format!(
+                "hash size {mb} MB is more than the {} MB of memory available",
+                available >> 20
+            ));
+        }
         let buckets =
             allocate(bytes / BUCKET_BYTES).map_err(|e| format!("hash size {mb} MB: {e}"))?;
         self.buckets = buckets;
@@ -369,6 +380,15 @@ impl TranspositionTable {
         }
         used * 1000 / total.max(1)
     }
+}
+
+/// The memory the system can still give without swapping, in bytes, where it says
+/// (`MemAvailable` in Linux's `/proc/meminfo`); `None` elsewhere.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// An empty table of `count` buckets, or an error if the memory cannot be had. The memory is
@@ -685,6 +705,22 @@ mod tests {
             assert_eq!(tt.size_mb(), 1);
             assert_eq!(tt.probe(5).unwrap().score, 77);
         }
+    }
+
+    #[test]
+    fn tables_larger_than_the_free_memory_are_refused() {
+        let Some(available) = available_memory() else {
+            return;
+        };
+        // Twice the free memory: it cannot have grown that much by the time of the resize.
+        let mb = (available >> 20) as usize * 2 + 1;
+        if mb > MAX_MB {
+            return;
+        }
+        let mut tt = TranspositionTable::new(1);
+        let e = tt.resize(mb).unwrap_err();
+        assert!(e.contains("available"), "{e}");
+        assert_eq!(tt.size_mb(), 1);
     }
 
     #[test]

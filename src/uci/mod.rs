@@ -507,9 +507,9 @@ impl Uci {
             let mut number = || -> Option<i64> {
                 let text = args.get(i)?;
                 i += 1;
-                match text.parse::<i64>() {
-                    Ok(n) => Some(n),
-                    Err(_) => {
+                match parse_saturating(text) {
+                    Some(n) => Some(n),
+                    None => {
                         self.error(&format!("go {word}: '{text}' is not a number; ignored"));
                         None
                     }
@@ -578,6 +578,21 @@ impl Uci {
     }
 }
 
+/// A whole number, held to the range of `i64` when it lies beyond: a clock of a hundred
+/// digits means "plenty of time", not a typo to ignore (which would leave a search without
+/// any clock). `None` for anything that is not an integer.
+fn parse_saturating(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<i64>().unwrap_or(if text.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    }))
+}
+
 fn is_go_keyword(word: &str) -> bool {
     matches!(
         word,
@@ -599,9 +614,17 @@ fn is_go_keyword(word: &str) -> bool {
 /// Runs the loop on standard input and output until `quit` or end of input.
 pub fn run() {
     let mut uci = Uci::new();
-    let stdin = io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    let mut stdin = io::stdin().lock();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match stdin.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // A line that is not UTF-8 (say a Latin-1 file name in `setoption`) is read with
+        // U+FFFD for the bad bytes: answered as bad input, it must not end the session.
+        let line = String::from_utf8_lossy(&bytes);
         if uci.handle(&line) == Flow::Quit {
             return;
         }

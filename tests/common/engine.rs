@@ -63,13 +63,19 @@ impl Engine {
 
     /// Sends text exactly as given (for odd line endings).
     pub fn send_raw(&mut self, text: &str) {
-        self.transcript.push(format!("> {text:?}"));
+        self.send_bytes(text.as_bytes());
+    }
+
+    /// Sends bytes exactly as given, UTF-8 or not.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let shown = String::from_utf8_lossy(bytes);
+        self.transcript.push(format!("> {shown:?}"));
         let written = self
             .stdin
-            .write_all(text.as_bytes())
+            .write_all(bytes)
             .and_then(|()| self.stdin.flush());
         if let Err(e) = written {
-            panic!("cannot write {text:?} to the engine: {e}\n{}", self.tail());
+            panic!("cannot write {shown:?} to the engine: {e}\n{}", self.tail());
         }
     }
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Writes the starting inputs of the fuzz targets into fuzz/seeds/<target>/.
+
+The seeds are committed; this script only documents where they come from and rebuilds
+them. Run from the repository root: python3 fuzz/make_seeds.py [SYZYGY_DIR]
+(the Syzygy seeds are the small test tables, by default ../shared/data/syzygy).
+Needs python-chess (pip install chess) for the Polyglot keys."""
+
+import hashlib
+import struct
+import sys
+from pathlib import Path
+
+import chess
+import chess.polyglot
+
+ROOT = Path(__file__).resolve().parent
+SEEDS = ROOT / "seeds"
+
+START = chess.STARTING_FEN
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+CHESS960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+
+
+def write(target, data):
+    if isinstance(data, str):
+        data = data.encode()
+    folder = SEEDS / target
+    folder.mkdir(parents=True, exist_ok=True)
+    # Named by content, like libFuzzer's corpus files, so rerunning adds no duplicates.
+    (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def fen_seeds():
+    for text, chess960 in [
+        (START, 0),
+        (KIWIPETE, 0),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0),
+        ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 0),
+        ("r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1", 0),
+        ("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", 0),
+        (CHESS960, 1),
+        ("1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w BFbf - 0 1", 1),
+        ("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", 1),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 65535 65535", 0),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", 0),
+    ]:
+        write("fen", bytes([chess960]) + text.encode())
+
+
+def moves_seeds():
+    for pick, text in [
+        (0, "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 e1g1"),
+        (0, "e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6 Re1 b5 Bb3 d6 c3 O-O"),
+        (0, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3"),
+        (1, "e1g1 e1h1 O-O-O e1c1 a2a3 d5e6 e5f7 Qxf6"),
+        (2, "b7b8q b7a8n g7g8r bxa8=N e5d6 O-O-O b2a1q"),
+        (3, "e5f6 exf6 e5d6 Ke2"),
+        (4, "c1b1 c1f1 O-O O-O-O c1d1 b1a1"),
+        (6, "g1h1 O-O g1f1 f1f2 h8g8 O-O-O"),
+        (7, "g2g7 Qg7+ Qh3 Kb2 Qg7#"),
+    ]:
+        write("moves", bytes([pick]) + text.encode())
+
+
+def uci_seeds():
+    shuffle = " ".join(["g1f3 g8f6 f3g1 f6g8"] * 40)
+    sessions = [
+        "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\n"
+        "go wtime 1000 btime 1000 winc 10 binc 10\nstop\nisready\n",
+        "setoption name UCI_Chess960 value true\n"
+        f"position fen {CHESS960} moves g1f1\ngo movetime 10\n",
+        f"setoption name MultiPV value 3\nposition fen {KIWIPETE}\ngo depth 3\n",
+        "setoption name OwnBook value true\nsetoption name BookFile value book.bin\n"
+        "position startpos\ngo\nposition startpos moves e2e4\ngo\n",
+        "position startpos\ngo ponder wtime 100 btime 100\nponderhit\n",
+        "go infinite\nisready\nstop\nquit\n",
+        "position startpos moves e2e4\ngo perft 2\nd\neval\n",
+        "setoption name Hash value 8\nsetoption name Clear Hash\nsetoption name Threads value 2\n"
+        "go nodes 500\n",
+        "go searchmoves e2e4 d2d4 depth 1\n",
+        f"position startpos moves {shuffle}\ngo depth 3\n",
+        "go wtime -5 btime -100000\n",
+        "go wtime 99999999999999 movestogo 0 mate 2\n",
+        "position fen 7k/8/6K1/8/8/8/8/Q7 w - - 0 1\ngo mate 2\n",
+        "setoption name SyzygyPath value /tb\nsetoption name Move Overhead value 5000\n"
+        "go movetime 1\n",
+        "bench 1\n",
+        "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 5\n",
+    ]
+    for session in sessions:
+        write("uci", session)
+
+
+def book_entry(board, uci, weight, learn=0):
+    move = chess.Move.from_uci(uci)
+    # Polyglot writes castling as the king taking its own rook.
+    if board.is_castling(move):
+        move = chess.Move(move.from_square, {chess.G1: chess.H1, chess.C1: chess.A1,
+                                             chess.G8: chess.H8, chess.C8: chess.A8}[move.to_square])
+    promotion = {None: 0, chess.KNIGHT: 1, chess.BISHOP: 2, chess.ROOK: 3,
+                 chess.QUEEN: 4}[move.promotion]
+    raw = (move.to_square | move.from_square << 6 | promotion << 12)
+    return chess.polyglot.zobrist_hash(board), raw, weight, learn
+
+
+def polyglot_seeds():
+    start = chess.Board()
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    kiwipete = chess.Board(KIWIPETE)
+    entries = [
+        book_entry(start, "e2e4", 10),
+        book_entry(start, "d2d4", 5),
+        book_entry(start, "g1f3", 0),
+        book_entry(after_e4, "e7e5", 3, 7),
+        book_entry(after_e4, "c7c5", 2),
+        book_entry(kiwipete, "e1g1", 1),
+        book_entry(kiwipete, "e1c1", 1),
+        book_entry(kiwipete, "d5e6", 4),
+    ]
+    entries.sort()
+    pack = lambda es: b"".join(struct.pack(">QHHI", *e) for e in es)
+    write("polyglot", pack(entries))
+    write("polyglot", pack(entries[:3]))
+    write("polyglot", pack(reversed(entries)))
+    write("polyglot", pack(entries)[:-3])
+    promotions = chess.Board("r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1")
+    write("polyglot", pack(sorted([book_entry(promotions, "b7a8q", 1),
+                                   book_entry(promotions, "g7g8n", 1),
+                                   book_entry(promotions, "e5d6", 2)])))
+
+
+def syzygy_seeds(tables):
+    materials = ["KQvK", "KRvK", "KPvK", "KBNvK", "KRvKR", "KNvK"]  # as in src/lib.rs
+    for pick, material in enumerate(materials):
+        wdl = (tables / f"{material}.rtbw").read_bytes()
+        write("syzygy", bytes([pick, 0]) + wdl)
+        dtz_path = tables / f"{material}.rtbz"
+        if dtz_path.exists() and dtz_path.stat().st_size < 20000:
+            write("syzygy", bytes([pick, 1]) + struct.pack("<I", len(wdl)) + wdl
+                  + dtz_path.read_bytes())
+
+
+def main():
+    tables = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "../../shared/data/syzygy"
+    fen_seeds()
+    moves_seeds()
+    uci_seeds()
+    polyglot_seeds()
+    syzygy_seeds(tables)
+
+
+if __name__ == "__main__":
+    main()
