@@ -354,7 +354,9 @@ class Game:
                 failure.engine = engine
                 raise failure
             if self.clock_game:
-                clocks[board.turn] = int(clocks[board.turn] - used) + INCREMENT_MS
+                # An overrun that the margin forgives leaves the clock at zero rather than
+                # below: forgiven delays must not add up to a loss over the next moves.
+                clocks[board.turn] = max(int(clocks[board.turn] - used), 0) + INCREMENT_MS
             played.append(board.uci(move))
             board.push(move)
         return board.result(claim_draw=True) if board.is_game_over(claim_draw=True) else "1/2-1/2"
@@ -486,7 +488,8 @@ def main():
     parser.add_argument("--concurrency", type=int, default=1,
                         help="games played at once (each uses two engine processes)")
     parser.add_argument("--margin", type=float, default=0.0,
-                        help="milliseconds a move may exceed its time before it counts as lost")
+                        help="milliseconds a move may exceed its time before it counts as lost "
+                             "(a forgiven overrun leaves the clock at zero)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--verbose", action="store_true", help="one line per game")
     args = parser.parse_args()

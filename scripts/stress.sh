@@ -9,10 +9,11 @@
 #   scripts/stress.sh --quick         24 games, one or two minutes: what CI runs
 #
 # A move counts as a time loss when it takes longer than the time it had plus --margin
-# milliseconds (default 0, as a strict GUI judges). --quick allows 100 ms: CI may run on a
-# busy machine, where the scheduler alone can delay an answer by tens of milliseconds,
-# and what CI must catch is an engine that ignores its clock, not scheduling noise. The
-# driver prints how many moves went over by more than 0, 5, 20, 50 and 100 ms either way.
+# milliseconds (default 0, as a strict GUI judges; a forgiven overrun leaves the clock at
+# zero). --quick allows 500 ms: CI may run on a busy machine, where the scheduler alone
+# delays answers by tens, at times over a hundred milliseconds, and what CI must catch is
+# an engine that ignores its clock or `stop`, not scheduling noise. The driver prints how
+# many moves went over by more than 0, 5, 20, 50 and 100 ms either way.
 #
 # Other options go to the driver (--seed, --margin, --verbose, --engine; see --help).
 # Builds the release binary first unless --engine names one. Needs python-chess.
@@ -23,7 +24,7 @@ args=()
 engine=""
 while [ $# -gt 0 ]; do
     case "$1" in
-        --quick) args+=(--games 24 --margin 100) ;;
+        --quick) args+=(--games 24 --margin 500) ;;
         --engine) engine="$2"; shift ;;
         *) args+=("$1") ;;
     esac
