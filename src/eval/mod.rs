@@ -20,6 +20,7 @@
 pub mod endgame;
 pub mod king;
 pub mod masks;
+pub mod nnue;
 pub mod params;
 pub mod pawns;
 pub mod pieces;
