@@ -8,11 +8,13 @@
 //! - [`tools`]: the developer subcommands (`perft`, ...).
 //! - [`tablebase`]: Syzygy endgame tablebases (loading, probing, root move ranking).
 //! - [`rng`]: SplitMix64, the one pseudo-random generator.
+//! - [`stdout`]: output that ends the program quietly when its reader is gone.
 pub mod book;
 pub mod chess;
 pub mod eval;
 pub mod rng;
 pub mod search;
+pub mod stdout;
 pub mod tablebase;
 pub mod tools;
 pub mod uci;

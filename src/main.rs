@@ -330,7 +330,7 @@ fn main() -> ExitCode {
             hash,
         }) => {
             tarpon::tools::bench::run_with(depth, threads.into(), hash as usize, &mut |line| {
-                println!("{line}")
+                tarpon::outln!("{line}")
             });
             ExitCode::SUCCESS
         }
@@ -339,7 +339,7 @@ fn main() -> ExitCode {
             match tarpon::tools::book::list(&file, &fen) {
                 Ok(listing) => {
                     for line in &listing.lines {
-                        println!("{line}");
+                        tarpon::outln!("{line}");
                     }
                     if listing.all_legal {
                         ExitCode::SUCCESS
@@ -447,7 +447,7 @@ fn main() -> ExitCode {
             let fen = fen_or_start(&fen);
             match tarpon::chess::fen::parse(&fen, false) {
                 Ok(board) => {
-                    print!("{}", tarpon::eval::trace(&board));
+                    tarpon::stdout::text(tarpon::eval::trace(&board));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -541,7 +541,7 @@ fn datagen(options: &tarpon::tools::datagen::Options) -> ExitCode {
     }) {
         eprintln!("warning: cannot catch Ctrl-C ({e}): it will end the run at once");
     }
-    println!(
+    tarpon::outln!(
         "datagen: {} games, {} nodes per move, {} thread(s), {} random plies, seed {}, output {}",
         options.games,
         options.nodes,
@@ -552,7 +552,7 @@ fn datagen(options: &tarpon::tools::datagen::Options) -> ExitCode {
     );
     match tarpon::tools::datagen::run(options, &control) {
         Ok(summary) => {
-            println!("{summary}");
+            tarpon::outln!("{summary}");
             if let Some(failure) = &summary.failure {
                 eprintln!("error: {failure}");
                 ExitCode::FAILURE

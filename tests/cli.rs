@@ -196,3 +196,55 @@ fn tune_rejects_bad_input_with_an_error_and_failure_status() {
     let (ok, out, _) = run_cli(&["tune", "--help"]);
     assert!(ok && out.contains("Examples:") && out.contains("--epochs"));
 }
+
+/// Starts tarpon with `args` and `input`, reads the first line of its output, closes the
+/// pipe as a GUI that went away or `| head -1` would, and returns how it ended.
+fn close_output_after_first_line(args: &[&str], input: &str) -> (std::process::ExitStatus, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(TARPON)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tarpon");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(!first.is_empty(), "no output from tarpon {args:?}");
+    drop(stdout);
+    // The engine may still be waiting for input (the UCI loop): end it so it finishes.
+    drop(stdin);
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (status, stderr)
+}
+
+#[test]
+fn a_closed_output_pipe_ends_the_program_quietly() {
+    let cases: [(&[&str], &str); 3] = [
+        (&["perft", "5"], ""),
+        (&["bench", "6"], ""),
+        // The search keeps printing `info` lines after the reader is gone.
+        (&[], "uci\nposition startpos\ngo depth 12\n"),
+    ];
+    for (args, input) in cases {
+        let (status, stderr) = close_output_after_first_line(args, input);
+        assert!(
+            status.success(),
+            "tarpon {args:?} ended with {status:?}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("panicked"),
+            "tarpon {args:?} panicked: {stderr}"
+        );
+    }
+}

@@ -33,12 +33,12 @@ pub fn run(fen_text: &str, depth: u32, chess960: bool) -> Result<(), FenError> {
     let (lines, total) = divide_lines(&board, depth);
     let elapsed = start.elapsed();
     for line in lines {
-        println!("{line}");
+        crate::outln!("{line}");
     }
-    println!();
-    println!("Nodes searched: {total}");
-    println!("Time: {} ms", elapsed.as_millis());
-    println!(
+    crate::outln!();
+    crate::outln!("Nodes searched: {total}");
+    crate::outln!("Time: {} ms", elapsed.as_millis());
+    crate::outln!(
         "Nodes/second: {}",
         (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64
     );

@@ -103,7 +103,7 @@ impl Drop for Uci {
 impl Uci {
     /// A UCI session that answers on standard output.
     pub fn new() -> Uci {
-        Uci::with_output(Arc::new(|line: &str| println!("{line}")))
+        Uci::with_output(Arc::new(|line: &str| crate::stdout::line(line)))
     }
 
     /// A UCI session that sends every output line to `out`.

@@ -335,7 +335,7 @@ fn load_files(files: &[PathBuf], opts: &Options) -> Result<Dataset, String> {
     let start = Instant::now();
     let records = read_files(files, opts.max_positions)?;
     let (data, stats) = load(&records, opts.threads);
-    println!(
+    crate::outln!(
         "{}: {} records, {} quiet positions kept, {} not quiet, {} with a lone king, \
          {} invalid ({:.1} s)",
         files
@@ -391,19 +391,19 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         None => String::new(),
     };
     let loss_before = full_loss(&data, &w, target);
-    println!(
+    crate::outln!(
         "k = {k:.6}; loss with the current weights {loss_before:.6}{}",
         held_out(&w)
     );
     report_frozen(&data, w.len(), opts.min_positions);
 
     train(&data, &mut w, target, opts, &mut |epoch, loss, w| {
-        println!("epoch {epoch:>3}: loss {loss:.6}{}", held_out(w));
+        crate::outln!("epoch {epoch:>3}: loss {loss:.6}{}", held_out(w));
     });
 
     let weights = write::round(&w);
     let loss_after = full_loss(&data, &as_real(&weights), target);
-    println!(
+    crate::outln!(
         "loss with the tuned (rounded) weights {loss_after:.6}{}",
         held_out(&as_real(&weights))
     );
@@ -415,7 +415,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         opts.lr
     );
     write_file(&opts.output, &write::render(&weights, &source))?;
-    println!(
+    crate::outln!(
         "wrote {} ({:.1} s in all)",
         opts.output.display(),
         start.elapsed().as_secs_f64()
@@ -434,7 +434,7 @@ fn report_frozen(data: &Dataset, n: usize, min_positions: usize) {
         .iter()
         .filter(|t| !**t)
         .count();
-    println!(
+    crate::outln!(
         "{frozen} of {n} values are counted in fewer than {min_positions} positions \
          and keep their values"
     );
