@@ -38,6 +38,14 @@ pub fn quantise(net: &Net) -> Network {
     }
 }
 
+/// The quantised network with its output layer rounded to stay close to the float
+/// network on `sample` (see [`super::rounding`]); nearest rounding without a sample.
+pub fn quantise_on(net: &Net, sample: &[Record]) -> Network {
+    let mut quantised = quantise(net);
+    super::rounding::fit_output_layer(net, &mut quantised, sample);
+    quantised
+}
+
 /// The file of a quantised network. With the engine's hidden size this is exactly
 /// [`Network::to_bytes`]; with another, the same layout with that size in the header
 /// (which this build's engine rejects, and a build with that size reads), so that other
@@ -67,13 +75,7 @@ pub fn integer_score(net: &Network, features: &Features) -> i32 {
     let h = net.hidden_biases.len();
     let mut sum = 0i32;
     for (side, inputs) in [features.stm(), features.other()].into_iter().enumerate() {
-        let mut acc: Vec<i32> = net.hidden_biases.iter().map(|&b| i32::from(b)).collect();
-        for &f in inputs {
-            let column = &net.feature_weights[f as usize * h..][..h];
-            acc.iter_mut()
-                .zip(column)
-                .for_each(|(a, &w)| *a += i32::from(w));
-        }
+        let acc = accumulator(net, inputs);
         for (a, &w) in acc.iter().zip(&net.output_weights[side * h..][..h]) {
             let a = a.clamp(&0, &QA);
             sum = sum.wrapping_add((a * a).wrapping_mul(i32::from(w)));
@@ -82,16 +84,29 @@ pub fn integer_score(net: &Network, features: &Features) -> i32 {
     (sum / QA + net.output_bias) * SCALE / (QA * QB)
 }
 
+/// The accumulator of a perspective with these active inputs: the hidden biases plus
+/// the inputs' columns (in `i32`; the engine's `i16` holds them, see the network module).
+pub fn accumulator(net: &Network, inputs: &[u16]) -> Vec<i32> {
+    let h = net.hidden_biases.len();
+    let mut acc: Vec<i32> = net.hidden_biases.iter().map(|&b| i32::from(b)).collect();
+    for &f in inputs {
+        let column = &net.feature_weights[f as usize * h..][..h];
+        acc.iter_mut()
+            .zip(column)
+            .for_each(|(a, &w)| *a += i32::from(w));
+    }
+    acc
+}
+
 /// How far the quantised network's scores are from the float network's, in centipawns
 /// over `records`: the mean and the largest difference.
-pub fn rounding_error(net: &Net, records: &[Record]) -> (f64, f64) {
-    let quantised = quantise(net);
+pub fn rounding_error(net: &Net, quantised: &Network, records: &[Record]) -> (f64, f64) {
     let mut scratch = Scratch::new(net.layout);
     let (mut total, mut worst) = (0.0f64, 0.0f64);
     for record in records {
         let features = data::features(record);
         let float = f64::from(net.forward(&features, &mut scratch)) * f64::from(SCALE);
-        let difference = (float - f64::from(integer_score(&quantised, &features))).abs();
+        let difference = (float - f64::from(integer_score(quantised, &features))).abs();
         total += difference;
         worst = worst.max(difference);
     }

@@ -22,8 +22,9 @@ pub mod checkpoint;
 pub mod data;
 pub mod export;
 pub mod model;
+pub mod rounding;
 
-use crate::eval::nnue::network::{HIDDEN, SCALE};
+use crate::eval::nnue::network::{HIDDEN, Network, SCALE};
 use crate::rng::SplitMix64;
 use checkpoint::State;
 use data::{Filter, Record};
@@ -266,6 +267,13 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     if state.epoch > 0 {
         println!("resuming after epoch {}", state.epoch);
     }
+    // Positions spread over the data for rounding the output layer at each export, and
+    // others (held-out ones when there are) to measure the rounding's effect on.
+    let rounding_sample = spread(&records, rounding::MAX_SAMPLE, 0);
+    let check_sample = match &validation {
+        Some(v) => spread(v, 10_000, 0),
+        None => spread(&records, 10_000, 1),
+    };
     let mut epochs = Vec::new();
     train(
         &records,
@@ -278,22 +286,30 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
                 let name = format!("epoch-{:03}", e.epoch);
                 let ckpt = dir.join(format!("{name}.ckpt"));
                 checkpoint::write_atomically(&ckpt, &state.to_bytes())?;
-                write_network(&state.net, &dir.join(format!("{name}.nnue")))?;
+                let path = dir.join(format!("{name}.nnue"));
+                write_network(&state.net, &rounding_sample, &path)?;
             }
             epochs.push(e.clone());
             Ok(())
         },
     )?;
-    write_network(&state.net, &opts.output)?;
+    let written = write_network(&state.net, &rounding_sample, &opts.output)?;
     // The engine computes in integers: say how much the rounding changes the scores.
-    let sample = validation.as_deref().unwrap_or(&records);
-    let sample = &sample[..sample.len().min(10_000)];
-    let (mean, worst) = export::rounding_error(&state.net, sample);
+    let (mean, worst) = export::rounding_error(&state.net, &written, &check_sample);
+    let nearest = export::rounding_error(&state.net, &export::quantise(&state.net), &check_sample);
     println!(
         "wrote {}; its integer scores are {mean:.1} cp from the float network's on average, \
-         {worst:.0} cp at most (over {} positions)",
+         {worst:.0} cp at most, over {} {} positions (with all weights rounded to nearest: \
+         {:.1} and {:.0})",
         opts.output.display(),
-        sample.len()
+        check_sample.len(),
+        if validation.is_some() {
+            "validation"
+        } else {
+            "training"
+        },
+        nearest.0,
+        nearest.1
     );
     Ok(Summary {
         positions: records.len(),
@@ -371,9 +387,25 @@ fn check_writable(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// Quantises the network and writes it in the engine's format.
-fn write_network(net: &Net, path: &Path) -> Result<(), String> {
-    checkpoint::write_atomically(path, &export::file_bytes(&export::quantise(net)))
+/// Quantises the network (see [`export::quantise_on`]) and writes it in the engine's
+/// format.
+fn write_network(net: &Net, sample: &[Record], path: &Path) -> Result<Network, String> {
+    let quantised = export::quantise_on(net, sample);
+    checkpoint::write_atomically(path, &export::file_bytes(&quantised))?;
+    Ok(quantised)
+}
+
+/// About `n` records spread evenly over `records` (every k-th, from `offset`): positions
+/// from all the games, not the first few.
+fn spread(records: &[Record], n: usize, offset: usize) -> Vec<Record> {
+    let stride = (records.len() / n.max(1)).max(1);
+    records
+        .iter()
+        .skip(offset)
+        .step_by(stride)
+        .take(n)
+        .copied()
+        .collect()
 }
 
 #[cfg(test)]
