@@ -80,33 +80,46 @@ pub fn gradient<'w>(
     (&first[0].grad, losses.iter().sum())
 }
 
-/// The mean loss of the network over all of `records`, on `threads` threads.
-pub fn mean_loss(net: &Net, records: &[Record], objective: Objective, threads: usize) -> f64 {
+/// The mean loss of the network over all of `records` for each objective (one forward
+/// pass serves them all), on `threads` threads.
+pub fn mean_losses(
+    net: &Net,
+    records: &[Record],
+    objectives: &[Objective],
+    threads: usize,
+) -> Vec<f64> {
     if records.is_empty() {
-        return 0.0;
+        return vec![0.0; objectives.len()];
     }
     let share = records.len().div_ceil(threads.max(1));
-    let total: f64 = std::thread::scope(|s| {
+    let parts: Vec<Vec<f64>> = std::thread::scope(|s| {
         let handles: Vec<_> = records
             .chunks(share)
             .map(|part| {
                 s.spawn(move || {
                     let mut scratch = Scratch::new(net.layout);
-                    part.iter()
-                        .map(|record| {
-                            let out = net.forward(&data::features(record), &mut scratch);
-                            let target =
-                                objective.target(data::score(record), data::result(record));
-                            f64::from(objective.loss(out, target).0)
-                        })
-                        .sum::<f64>()
+                    let mut sums = vec![0.0; objectives.len()];
+                    for record in part {
+                        let out = net.forward(&data::features(record), &mut scratch);
+                        let (score, result) = (data::score(record), data::result(record));
+                        for (sum, objective) in sums.iter_mut().zip(objectives) {
+                            let target = objective.target(score, result);
+                            *sum += f64::from(objective.loss(out, target).0);
+                        }
+                    }
+                    sums
                 })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or(f64::NAN))
-            .sum()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| vec![f64::NAN; objectives.len()])
+            })
+            .collect()
     });
-    total / records.len() as f64
+    (0..objectives.len())
+        .map(|i| parts.iter().map(|p| p[i]).sum::<f64>() / records.len() as f64)
+        .collect()
 }

@@ -64,9 +64,9 @@ impl Default for Options {
             files: Vec::new(),
             validation: None,
             output: PathBuf::from("net.nnue"),
-            epochs: 20,
+            epochs: 8,
             batch_size: 16384,
-            lr: 0.001,
+            lr: 0.0005,
             lr_drop: None,
             lambda: 0.5,
             scale: SCALE as f32,
@@ -198,10 +198,9 @@ pub fn train(
         let seconds = epoch_start.elapsed().as_secs_f64();
         state.epoch = epoch;
         let validation = validation.map(|v| {
-            (
-                batch::mean_loss(&state.net, v, objective, opts.threads),
-                batch::mean_loss(&state.net, v, results_only, opts.threads),
-            )
+            let losses =
+                batch::mean_losses(&state.net, v, &[objective, results_only], opts.threads);
+            (losses[0], losses[1])
         });
         let summary = Epoch {
             epoch,
@@ -477,9 +476,9 @@ pub(crate) mod tests {
         let records = material_records(4000, 17);
         let objective = small().objective();
         let untrained = Net::new(32, small().seed);
-        let before = batch::mean_loss(&untrained, &records, objective, 2);
+        let before = batch::mean_losses(&untrained, &records, &[objective], 2)[0];
         let (state, epochs) = trained(&records, &small());
-        let after = batch::mean_loss(&state.net, &records, objective, 2);
+        let after = batch::mean_losses(&state.net, &records, &[objective], 2)[0];
         for e in &epochs {
             println!("{}", epoch_line(e));
         }
