@@ -116,6 +116,68 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
     },
+    /// Train an NNUE evaluation network on datagen data and write it in the engine's format
+    #[command(
+        after_help = "Reads 32-byte bulletformat records (tarpon datagen output) into memory and trains the \
+network (768 inputs -> hidden x 2 perspectives -> 1, SCReLU) with Adam on the squared error between \
+sigmoid(output * 400 / scale) and the target lambda * result + (1 - lambda) * sigmoid(score / scale). \
+Each epoch shuffles all positions; the learning rate drops to a tenth after --lr-drop. Writes the \
+quantised network to --output at the end and, with --checkpoint-dir, a checkpoint and a network \
+after every epoch. See docs/nnue.md.\n\n\
+Examples:\n  tarpon train data.bin --output net.nnue\n  \
+tarpon train a.bin b.bin --validation held-out.bin --epochs 15 --lambda 0.3 --output net.nnue --checkpoint-dir ckpt\n  \
+tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume ckpt/epoch-007.ckpt"
+    )]
+    Train {
+        /// Data files of 32-byte bulletformat records
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// A data file to report the loss on after every epoch, without training on it
+        #[arg(long, value_name = "FILE")]
+        validation: Option<PathBuf>,
+        /// Where to write the network
+        #[arg(long, short, value_name = "FILE")]
+        output: PathBuf,
+        /// Passes over the data
+        #[arg(long, default_value_t = tr().epochs, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        epochs: u32,
+        /// Positions per gradient step
+        #[arg(long, default_value_t = tr().batch_size as u64, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        batch_size: u64,
+        /// Adam learning rate
+        #[arg(long, default_value_t = tr().lr)]
+        lr: f32,
+        /// The learning rate drops to a tenth after this epoch (default: 3/4 of the epochs)
+        #[arg(long, value_name = "EPOCH")]
+        lr_drop: Option<u32>,
+        /// Weight of the game result in the target; the search score gets 1 - lambda
+        #[arg(long, default_value_t = tr().lambda)]
+        lambda: f32,
+        /// Sigmoid scale K in centipawns: sigmoid(score / K) is a score's expected result
+        #[arg(long, value_name = "K", default_value_t = tr().scale)]
+        scale: f32,
+        /// Hidden neurons per perspective (the engine reads only its own size)
+        #[arg(long, value_name = "N", default_value_t = tr().hidden as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        hidden: u32,
+        /// Worker threads
+        #[arg(long, default_value_t = tr().threads as u16, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Seed of the starting weights and of the shuffles
+        #[arg(long, default_value_t = tr().seed)]
+        seed: u64,
+        /// Write a checkpoint and the network here after every epoch
+        #[arg(long, value_name = "DIR")]
+        checkpoint_dir: Option<PathBuf>,
+        /// Go on from a checkpoint (with the same data and settings)
+        #[arg(long, value_name = "CHECKPOINT")]
+        resume: Option<PathBuf>,
+        /// Leave out positions whose score is beyond this (centipawns, either sign)
+        #[arg(long, value_name = "CP", default_value_t = tr().max_score, value_parser = clap::value_parser!(i32).range(0..=32767))]
+        max_score: i32,
+        /// Read at most this many records of the training files
+        #[arg(long, value_name = "N")]
+        max_positions: Option<usize>,
+    },
     /// Print the static evaluation of a position, term by term
     #[command(
         after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'"
@@ -308,6 +370,11 @@ fn dg() -> tarpon::tools::datagen::Options {
     tarpon::tools::datagen::Options::default()
 }
 
+/// The defaults of `tarpon train`, kept in one place: the library's.
+fn tr() -> tarpon::tools::train::Options {
+    tarpon::tools::train::Options::default()
+}
+
 /// A FEN given as words on the command line (quoting is optional), or the start position.
 fn fen_or_start(words: &[String]) -> String {
     if words.is_empty() {
@@ -398,6 +465,41 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Train {
+            files,
+            validation,
+            output,
+            epochs,
+            batch_size,
+            lr,
+            lr_drop,
+            lambda,
+            scale,
+            hidden,
+            threads,
+            seed,
+            checkpoint_dir,
+            resume,
+            max_score,
+            max_positions,
+        }) => exit_status(tarpon::tools::train::run(&tarpon::tools::train::Options {
+            files,
+            validation,
+            output,
+            epochs,
+            batch_size: batch_size as usize,
+            lr,
+            lr_drop,
+            lambda,
+            scale,
+            hidden: hidden as usize,
+            threads: threads.into(),
+            seed,
+            checkpoint_dir,
+            resume,
+            max_score,
+            max_positions,
+        })),
         Some(Command::Datagen {
             output,
             append,

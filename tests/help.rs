@@ -5,8 +5,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
-const SUBCOMMANDS: [&str; 9] = [
-    "play", "analyse", "epd", "bench", "perft", "eval", "datagen", "tune", "book",
+const SUBCOMMANDS: [&str; 10] = [
+    "play", "analyse", "epd", "bench", "perft", "eval", "datagen", "tune", "train", "book",
 ];
 
 fn run(args: &[&str]) -> (bool, String, String) {

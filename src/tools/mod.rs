@@ -1,5 +1,5 @@
 //! The subcommands of the `tarpon` program: tools for people (play, analyse, epd) and for
-//! developers (bench, perft, book, datagen, tune), and the data formats they share.
+//! developers (bench, perft, book, datagen, tune, train), and the data formats they share.
 pub mod analyse;
 pub mod bench;
 pub mod book;
@@ -11,4 +11,5 @@ pub mod epd;
 pub mod perft;
 pub mod pgn;
 pub mod play;
+pub mod train;
 pub mod tune;

@@ -185,7 +185,9 @@ fn add_record(
     );
 }
 
-fn progress(len: u64, what: &str) -> ProgressBar {
+/// A progress bar with the rate and time left (hidden when stderr is not a terminal);
+/// `tarpon train` uses it too.
+pub(crate) fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     if let Ok(style) =
         ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ({per_sec}, {eta} left)")

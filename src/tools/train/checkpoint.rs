@@ -1,0 +1,144 @@
+//! Checkpoints: everything a run needs to go on exactly where it stopped, the float
+//! parameters, Adam's moments and step count, and the number of epochs done. (The batch
+//! order of each epoch comes from the seed and the epoch's number, so it needs no state.)
+//!
+//! # File format (little-endian)
+//!
+//! | bytes  | content                                     |
+//! |--------|---------------------------------------------|
+//! | 0..8   | magic `TARPCKPT`                            |
+//! | 8..12  | `u32` format version, 1                     |
+//! | 12..16 | `u32` hidden size                           |
+//! | 16..20 | `u32` epochs done                           |
+//! | 20..28 | `u64` Adam steps done                       |
+//! | then   | `f32` parameters, Adam's `m`, Adam's `v`, each in the layout of [`super::model`] |
+
+use super::adam::Adam;
+use super::model::{Layout, Net};
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"TARPCKPT";
+const VERSION: u32 = 1;
+const HEADER: usize = 28;
+
+/// A training run's state after some epochs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub net: Net,
+    pub adam: Adam,
+    /// Epochs completed.
+    pub epoch: u32,
+}
+
+impl State {
+    /// The start of a run: a fresh network (see [`Net::new`]) and a fresh optimiser.
+    pub fn new(hidden: usize, seed: u64) -> State {
+        State {
+            net: Net::new(hidden, seed),
+            adam: Adam::new(Layout { hidden }.parameter_count()),
+            epoch: 0,
+        }
+    }
+
+    /// The bytes of a checkpoint file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let n = self.net.params.len();
+        let mut out = Vec::with_capacity(HEADER + 12 * n);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.net.layout.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&self.epoch.to_le_bytes());
+        out.extend_from_slice(&self.adam.step.to_le_bytes());
+        for x in self
+            .net
+            .params
+            .iter()
+            .chain(&self.adam.m)
+            .chain(&self.adam.v)
+        {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out
+    }
+
+    /// Parses a checkpoint file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<State, String> {
+        if bytes.len() < HEADER || &bytes[0..8] != MAGIC {
+            return Err("not a tarpon train checkpoint".to_string());
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+        if u32_at(8) != VERSION {
+            return Err(format!(
+                "checkpoint format {}, expected {VERSION}",
+                u32_at(8)
+            ));
+        }
+        let layout = Layout {
+            hidden: u32_at(12) as usize,
+        };
+        let n = layout.parameter_count();
+        if layout.hidden == 0 || bytes.len() != HEADER + 12 * n {
+            return Err(format!(
+                "checkpoint of {} bytes does not match its hidden size {}",
+                bytes.len(),
+                layout.hidden
+            ));
+        }
+        let floats: Vec<f32> = bytes[HEADER..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok(State {
+            net: Net {
+                layout,
+                params: floats[..n].to_vec(),
+            },
+            adam: Adam {
+                m: floats[n..2 * n].to_vec(),
+                v: floats[2 * n..].to_vec(),
+                step: u64::from_le_bytes(bytes[20..28].try_into().unwrap_or([0; 8])),
+            },
+            epoch: u32_at(16),
+        })
+    }
+
+    pub fn load(path: &Path) -> Result<State, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        State::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// Writes a file through a temporary one beside it, so that an interrupted run never
+/// leaves half a file under the real name.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_rejects_other_files() {
+        let mut state = State {
+            net: Net::new(3, 9),
+            adam: Adam::new(Layout { hidden: 3 }.parameter_count()),
+            epoch: 7,
+        };
+        state.adam.step = 1234;
+        state.adam.m[5] = 0.25;
+        state.adam.v[6] = 1e-9;
+        let bytes = state.to_bytes();
+        assert_eq!(State::from_bytes(&bytes), Ok(state));
+        assert!(State::from_bytes(&bytes[..bytes.len() - 4]).is_err());
+        assert!(State::from_bytes(b"TARPNNUE").is_err());
+        let mut bad = bytes.clone();
+        bad[8] = 2;
+        assert!(State::from_bytes(&bad).unwrap_err().contains("format"));
+    }
+}

@@ -1,0 +1,294 @@
+//! The training set in memory: the 32-byte records of `tarpon datagen` files (see
+//! [`crate::tools::bulletformat`]), checked once when loaded, and the network inputs each
+//! one switches on.
+//!
+//! The records stay in their file form (32 bytes a position, so 2 million positions take
+//! 64 MB): decoding the inputs again at every visit costs a few dozen bit operations,
+//! nothing beside the network's thousands of additions.
+
+use crate::eval::nnue::network::INPUTS;
+use crate::tools::tune::data::{self as format, RECORD_SIZE};
+use std::path::{Path, PathBuf};
+
+/// One position as stored in a data file.
+pub type Record = [u8; RECORD_SIZE];
+
+/// The active inputs of a position for both perspectives, piece by piece: `stm[i]` and
+/// `other[i]` are the same piece seen by the side to move and by the other side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub count: usize,
+    pub stm: [u16; 32],
+    pub other: [u16; 32],
+}
+
+impl Features {
+    /// The side to move's inputs.
+    pub fn stm(&self) -> &[u16] {
+        &self.stm[..self.count]
+    }
+
+    /// The other side's inputs.
+    pub fn other(&self) -> &[u16] {
+        &self.other[..self.count]
+    }
+}
+
+/// The inputs of a record that [`load`] accepted.
+///
+/// A record is already seen from the side to move: its colour-0 pieces are the mover's and
+/// its squares are mirrored when Black moved, exactly the frame of the engine's
+/// `feature_index` for the side to move, so a colour-`c` `kind` on stored square `s` is
+/// input `c·384 + kind·64 + s`. The other side sees the same piece with the colours
+/// swapped and the board mirrored back: input `(1−c)·384 + kind·64 + (s ^ 56)`. (When
+/// White moved the mirror is Black's own; when Black moved, `s ^ 56` undoes the stored
+/// mirror and gives White's real square.)
+pub fn features(record: &Record) -> Features {
+    let mut out = Features {
+        count: 0,
+        stm: [0; 32],
+        other: [0; 32],
+    };
+    let mut occupied = u64::from_le_bytes(record[0..8].try_into().unwrap_or([0; 8]));
+    while occupied != 0 && out.count < 32 {
+        let square = occupied.trailing_zeros() as usize;
+        occupied &= occupied - 1;
+        let code = usize::from((record[8 + out.count / 2] >> (4 * (out.count % 2))) & 15);
+        let (colour, kind) = (code >> 3, code & 7);
+        out.stm[out.count] = (colour * 384 + kind * 64 + square) as u16;
+        out.other[out.count] = ((1 - colour) * 384 + kind * 64 + (square ^ 56)) as u16;
+        out.count += 1;
+    }
+    debug_assert!(out.stm().iter().all(|&f| (f as usize) < INPUTS));
+    out
+}
+
+/// The search score of a record, in centipawns for the side to move.
+pub fn score(record: &Record) -> i16 {
+    i16::from_le_bytes([record[24], record[25]])
+}
+
+/// The game's result for the side to move: 0, 0.5 or 1.
+pub fn result(record: &Record) -> f32 {
+    f32::from(record[26]) / 2.0
+}
+
+/// What [`load`] keeps.
+#[derive(Copy, Clone, Debug)]
+pub struct Filter {
+    /// Positions whose score is beyond this (in centipawns, either sign) are left out.
+    /// `tarpon datagen` writes no mate scores; other writers may.
+    pub max_score: i32,
+    /// Read at most this many records in all (the first ones, file by file).
+    pub max_positions: Option<usize>,
+}
+
+/// What happened to the records read.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    pub records: usize,
+    /// Not a legal position (bad piece codes, kings, result), so not usable.
+    pub invalid: usize,
+    /// Score beyond `max_score`.
+    pub filtered: usize,
+}
+
+/// Reads the records of `files`, checks each (as `tarpon tune` does: it must decode to a
+/// legal position) on `threads` threads, and keeps those the filter lets through. An
+/// unreadable or empty file, or one whose size is not a whole number of records, is an
+/// error: the file is probably not what the user meant to train on.
+pub fn load(
+    files: &[PathBuf],
+    filter: Filter,
+    threads: usize,
+) -> Result<(Vec<Record>, LoadStats), String> {
+    let mut raw: Vec<Record> = Vec::new();
+    for path in files {
+        raw.extend(read_file(path)?);
+        if let Some(max) = filter.max_positions
+            && raw.len() >= max
+        {
+            raw.truncate(max);
+            break;
+        }
+    }
+    let chunk = raw.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<(Vec<Record>, LoadStats)> = std::thread::scope(|s| {
+        let handles: Vec<_> = raw
+            .chunks(chunk)
+            .map(|part| s.spawn(move || check(part, filter)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut kept = Vec::with_capacity(raw.len());
+    let mut stats = LoadStats {
+        records: raw.len(),
+        ..LoadStats::default()
+    };
+    for (part, s) in parts {
+        kept.extend(part);
+        stats.invalid += s.invalid;
+        stats.filtered += s.filtered;
+    }
+    Ok((kept, stats))
+}
+
+fn check(records: &[Record], filter: Filter) -> (Vec<Record>, LoadStats) {
+    let mut kept = Vec::with_capacity(records.len());
+    let mut stats = LoadStats::default();
+    for record in records {
+        if format::decode(record).board().is_none() {
+            stats.invalid += 1;
+        } else if i32::from(score(record)).abs() > filter.max_score {
+            stats.filtered += 1;
+        } else {
+            kept.push(*record);
+        }
+    }
+    (kept, stats)
+}
+
+/// The records of one file.
+fn read_file(path: &Path) -> Result<Vec<Record>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.is_empty() {
+        return Err(format!("{} is empty", path.display()));
+    }
+    let (records, rest) = format::records(&bytes);
+    if rest != 0 {
+        return Err(format!(
+            "{} is {} bytes, not a whole number of {RECORD_SIZE}-byte records: \
+             not a datagen file, or a truncated one",
+            path.display(),
+            bytes.len()
+        ));
+    }
+    Ok(records.copied().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen;
+    use crate::chess::{Board, Color};
+    use crate::eval::nnue::network::feature_index;
+    use crate::tools::bulletformat::{self, GameResult};
+    use crate::tools::tune::model::tests::random_positions;
+
+    /// The engine's inputs for `perspective`, from the board itself.
+    fn engine_features(board: &Board, perspective: Color) -> Vec<u16> {
+        let mut out: Vec<u16> = board
+            .occupied()
+            .map(|sq| {
+                let piece = board.piece_on(sq).unwrap();
+                feature_index(perspective, piece.color(), piece.kind(), sq) as u16
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    fn sorted(features: &[u16]) -> Vec<u16> {
+        let mut v = features.to_vec();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn record_inputs_match_the_engine_for_both_perspectives() {
+        // Positions from random games (both sides to move, all phases) and some chosen
+        // ones, written by datagen's own writer.
+        let mut boards = random_positions(3000, 11);
+        for text in [
+            fen::START_FEN,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/8/4k3/8/8/3Q4/8/4K3 b - - 0 1",
+        ] {
+            boards.push(fen::parse(text, false).unwrap());
+        }
+        let mut black_to_move = 0;
+        for board in &boards {
+            let us = board.side_to_move();
+            black_to_move += usize::from(us == Color::Black);
+            let record = bulletformat::pack(board, 0, GameResult::Draw, false).unwrap();
+            let f = features(&record);
+            assert_eq!(f.count as u32, board.occupied().count());
+            let text = fen::to_fen(board);
+            assert_eq!(sorted(f.stm()), engine_features(board, us), "{text}");
+            assert_eq!(
+                sorted(f.other()),
+                engine_features(board, us.flip()),
+                "{text}"
+            );
+        }
+        assert!(black_to_move > 1000, "{black_to_move}");
+    }
+
+    #[test]
+    fn score_and_result_are_the_side_to_move_s() {
+        let board = fen::parse(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let record = bulletformat::pack(&board, -42, GameResult::WhiteWin, false).unwrap();
+        assert_eq!(score(&record), -42);
+        assert_eq!(result(&record), 0.0);
+    }
+
+    #[test]
+    fn loading_checks_filters_and_rejects_bad_files() {
+        let dir = std::env::temp_dir().join(format!("tarpon-train-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let board = fen::parse(fen::START_FEN, false).unwrap();
+        let mut bytes = Vec::new();
+        for score in [10, -20, 5000, 31000] {
+            bytes.extend(bulletformat::pack(&board, score, GameResult::Draw, false).unwrap());
+        }
+        bytes.extend([0xFF; RECORD_SIZE]);
+        let good = dir.join("good.bin");
+        std::fs::write(&good, &bytes).unwrap();
+        let filter = Filter {
+            max_score: 10_000,
+            max_positions: None,
+        };
+        let (kept, stats) = load(std::slice::from_ref(&good), filter, 2).unwrap();
+        assert_eq!(kept.len(), 3);
+        let expected = LoadStats {
+            records: 5,
+            invalid: 1,
+            filtered: 1,
+        };
+        assert_eq!(stats, expected);
+        let capped = Filter {
+            max_positions: Some(2),
+            ..filter
+        };
+        assert_eq!(
+            load(std::slice::from_ref(&good), capped, 1)
+                .unwrap()
+                .0
+                .len(),
+            2
+        );
+
+        let odd = dir.join("odd.bin");
+        std::fs::write(&odd, &bytes[..40]).unwrap();
+        let err = load(&[good.clone(), odd], filter, 1).unwrap_err();
+        assert!(err.contains("not a whole number"), "{err}");
+        let empty = dir.join("empty.bin");
+        std::fs::write(&empty, []).unwrap();
+        assert!(load(&[empty], filter, 1).unwrap_err().contains("empty"));
+        let missing = dir.join("missing.bin");
+        assert!(
+            load(&[missing], filter, 1)
+                .unwrap_err()
+                .contains("cannot read")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,574 @@
+//! `tarpon train`: trains the NNUE evaluation network on `tarpon datagen` data and writes
+//! it in the engine's format (see `docs/nnue.md` for the whole procedure).
+//!
+//! 1. Load every position into memory, checked and filtered ([`data`]).
+//! 2. Each epoch, shuffle all positions (Fisher–Yates, seeded by `--seed` and the epoch's
+//!    number, so a resumed run repeats an uninterrupted one) and cut them into batches.
+//! 3. For each batch, the mean gradient of the loss ([`model`]), computed on `--threads`
+//!    threads ([`batch`]); one Adam step ([`adam`]); feature and output weights clipped to
+//!    ±`WEIGHT_CLIP`.
+//! 4. After each epoch, report the losses and, with `--checkpoint-dir`, write a checkpoint
+//!    ([`checkpoint`]) and the quantised network ([`export`]); at the end, write the
+//!    network to `--output`.
+//!
+//! The learning rate is `--lr` until epoch `--lr-drop` (three quarters of the epochs by
+//! default) and a tenth of it after: the large rate finds the region, the small one
+//! settles in it. With one thread count and seed a run is repeatable to the bit; another
+//! thread count sums the gradients in another order, so the last bits differ.
+
+pub mod adam;
+pub mod batch;
+pub mod checkpoint;
+pub mod data;
+pub mod export;
+pub mod model;
+pub mod rounding;
+
+use crate::eval::nnue::network::{HIDDEN, Network, SCALE};
+use crate::rng::SplitMix64;
+use checkpoint::State;
+use data::{Filter, Record};
+use model::{Net, Objective};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The settings of one run (see `tarpon train --help`).
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub files: Vec<PathBuf>,
+    /// Positions to report the loss on after every epoch, without training on them.
+    pub validation: Option<PathBuf>,
+    pub output: PathBuf,
+    pub epochs: u32,
+    pub batch_size: usize,
+    pub lr: f32,
+    /// The learning rate drops to a tenth after this epoch (`None`: three quarters of
+    /// the epochs, rounded up).
+    pub lr_drop: Option<u32>,
+    /// The weight of the game result in the target (the search score has `1 − lambda`).
+    pub lambda: f32,
+    /// `K`, centipawns per unit of the logistic curve.
+    pub scale: f32,
+    pub hidden: usize,
+    pub threads: usize,
+    pub seed: u64,
+    pub checkpoint_dir: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+    pub max_score: i32,
+    pub max_positions: Option<usize>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            files: Vec::new(),
+            validation: None,
+            output: PathBuf::from("net.nnue"),
+            epochs: 8,
+            batch_size: 16384,
+            lr: 0.0005,
+            lr_drop: None,
+            lambda: 0.5,
+            scale: SCALE as f32,
+            hidden: HIDDEN,
+            threads: 2,
+            seed: 1,
+            checkpoint_dir: None,
+            resume: None,
+            max_score: 10_000,
+            max_positions: None,
+        }
+    }
+}
+
+impl Options {
+    /// The epoch after which the learning rate is a tenth of `lr`.
+    pub fn lr_drop_epoch(&self) -> u32 {
+        self.lr_drop.unwrap_or((self.epochs * 3).div_ceil(4))
+    }
+
+    /// The learning rate of epoch `epoch` (counted from 1).
+    pub fn learning_rate(&self, epoch: u32) -> f32 {
+        if epoch > self.lr_drop_epoch() {
+            self.lr * 0.1
+        } else {
+            self.lr
+        }
+    }
+
+    fn objective(&self) -> Objective {
+        Objective {
+            lambda: self.lambda,
+            scale: self.scale,
+        }
+    }
+
+    /// Settings that make no sense, as a message.
+    fn check(&self) -> Result<(), String> {
+        let positive = |x: f32| x.is_finite() && x > 0.0;
+        if self.files.is_empty() {
+            return Err("no data files given".into());
+        }
+        if self.epochs == 0 {
+            return Err("--epochs must be at least 1".into());
+        }
+        if self.batch_size == 0 {
+            return Err("--batch-size must be at least 1".into());
+        }
+        if !positive(self.lr) {
+            return Err("--lr must be a positive number".into());
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return Err("--lambda must be between 0 and 1".into());
+        }
+        if !positive(self.scale) {
+            return Err("--scale must be a positive number of centipawns".into());
+        }
+        if !(1..=4096).contains(&self.hidden) {
+            return Err("--hidden must be between 1 and 4096".into());
+        }
+        if !(1..=256).contains(&self.threads) {
+            return Err("--threads must be between 1 and 256".into());
+        }
+        Ok(())
+    }
+}
+
+/// What one epoch did.
+#[derive(Clone, Debug)]
+pub struct Epoch {
+    pub epoch: u32,
+    /// The mean training loss over the epoch's batches (the weights moving meanwhile).
+    pub train_loss: f64,
+    /// The loss on the validation positions after the epoch: against the training target,
+    /// and against game results alone (comparable between runs of different `lambda`).
+    pub validation: Option<(f64, f64)>,
+    pub lr: f32,
+    /// Seconds spent in the epoch's batches, and since the run started.
+    pub seconds: f64,
+    pub elapsed: f64,
+    pub positions_per_second: f64,
+}
+
+/// A random order of `n` positions for one epoch: Fisher–Yates over all of them, from a
+/// generator seeded by the run's seed and the epoch's number.
+pub fn epoch_order(n: usize, seed: u64, epoch: u32) -> Vec<u32> {
+    let mut rng = SplitMix64::new(seed ^ u64::from(epoch).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// Trains `state` from its epoch up to `opts.epochs`. After every epoch `report` gets the
+/// epoch's numbers and the state; an error from it stops the run.
+pub fn train(
+    records: &[Record],
+    validation: Option<&[Record]>,
+    opts: &Options,
+    state: &mut State,
+    report: &mut dyn FnMut(&Epoch, &State) -> Result<(), String>,
+) -> Result<(), String> {
+    let start = Instant::now();
+    let objective = opts.objective();
+    let results_only = Objective {
+        lambda: 1.0,
+        ..objective
+    };
+    let mut workers = batch::workers(state.net.layout, opts.threads);
+    for epoch in state.epoch + 1..=opts.epochs {
+        let epoch_start = Instant::now();
+        let lr = opts.learning_rate(epoch);
+        let order = epoch_order(records.len(), opts.seed, epoch);
+        let bar = crate::tools::tune::progress(
+            order.len() as u64,
+            &format!("epoch {epoch}/{}", opts.epochs),
+        );
+        let mut loss = 0.0;
+        for chunk in order.chunks(opts.batch_size) {
+            let (grad, l) = batch::gradient(&state.net, records, chunk, objective, &mut workers);
+            state.adam.update(&mut state.net.params, grad, lr);
+            state.net.clip();
+            loss += l;
+            bar.inc(chunk.len() as u64);
+        }
+        bar.finish_and_clear();
+        let seconds = epoch_start.elapsed().as_secs_f64();
+        state.epoch = epoch;
+        let validation = validation.map(|v| {
+            let losses =
+                batch::mean_losses(&state.net, v, &[objective, results_only], opts.threads);
+            (losses[0], losses[1])
+        });
+        let summary = Epoch {
+            epoch,
+            train_loss: loss / records.len().max(1) as f64,
+            validation,
+            lr,
+            seconds,
+            elapsed: start.elapsed().as_secs_f64(),
+            positions_per_second: records.len() as f64 / seconds.max(1e-9),
+        };
+        report(&summary, state)?;
+    }
+    Ok(())
+}
+
+/// What a run did, for the caller and the tests.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub positions: usize,
+    pub epochs: Vec<Epoch>,
+    pub state: State,
+}
+
+/// The whole run: check the settings and files, load, train, write.
+pub fn run(opts: &Options) -> Result<Summary, String> {
+    opts.check()?;
+    // Everything that can fail is tried before the data is loaded and trained on, so
+    // that a typo does not cost the length of a run.
+    check_writable(&opts.output)?;
+    if let Some(dir) = &opts.checkpoint_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        check_writable(&dir.join("epoch-000.nnue"))?;
+    }
+    let mut state = match &opts.resume {
+        Some(path) => resumed(path, opts)?,
+        None => State::new(opts.hidden, opts.seed),
+    };
+    let filter = Filter {
+        max_score: opts.max_score,
+        max_positions: opts.max_positions,
+    };
+    let records = load(&opts.files, filter, opts.threads)?;
+    let validation = match &opts.validation {
+        Some(path) => Some(load(std::slice::from_ref(path), filter, opts.threads)?),
+        None => None,
+    };
+    println!(
+        "training {} -> {} neurons x 2 -> 1 on {} positions: {} epochs of batches of {}, \
+         Adam lr {} (x0.1 after epoch {}), lambda {}, scale {} cp, {} thread(s), seed {}",
+        crate::eval::nnue::network::INPUTS,
+        opts.hidden,
+        records.len(),
+        opts.epochs,
+        opts.batch_size,
+        opts.lr,
+        opts.lr_drop_epoch(),
+        opts.lambda,
+        opts.scale,
+        opts.threads,
+        opts.seed
+    );
+    if state.epoch > 0 {
+        println!("resuming after epoch {}", state.epoch);
+    }
+    // Positions spread over the data for rounding the output layer at each export, and
+    // others (held-out ones when there are) to measure the rounding's effect on.
+    let rounding_sample = spread(&records, rounding::MAX_SAMPLE, 0);
+    let check_sample = match &validation {
+        Some(v) => spread(v, 10_000, 0),
+        None => spread(&records, 10_000, 1),
+    };
+    let mut epochs = Vec::new();
+    train(
+        &records,
+        validation.as_deref(),
+        opts,
+        &mut state,
+        &mut |e, state| {
+            println!("{}", epoch_line(e));
+            if let Some(dir) = &opts.checkpoint_dir {
+                let name = format!("epoch-{:03}", e.epoch);
+                let ckpt = dir.join(format!("{name}.ckpt"));
+                checkpoint::write_atomically(&ckpt, &state.to_bytes())?;
+                let path = dir.join(format!("{name}.nnue"));
+                write_network(&state.net, &rounding_sample, &path)?;
+            }
+            epochs.push(e.clone());
+            Ok(())
+        },
+    )?;
+    let written = write_network(&state.net, &rounding_sample, &opts.output)?;
+    // The engine computes in integers: say how much the rounding changes the scores.
+    let (mean, worst) = export::rounding_error(&state.net, &written, &check_sample);
+    let nearest = export::rounding_error(&state.net, &export::quantise(&state.net), &check_sample);
+    println!(
+        "wrote {}; its integer scores are {mean:.1} cp from the float network's on average, \
+         {worst:.0} cp at most, over {} {} positions (with all weights rounded to nearest: \
+         {:.1} and {:.0})",
+        opts.output.display(),
+        check_sample.len(),
+        if validation.is_some() {
+            "validation"
+        } else {
+            "training"
+        },
+        nearest.0,
+        nearest.1
+    );
+    Ok(Summary {
+        positions: records.len(),
+        epochs,
+        state,
+    })
+}
+
+fn epoch_line(e: &Epoch) -> String {
+    let validation = match e.validation {
+        Some((target, results)) => {
+            format!(", validation {target:.6} (against results {results:.6})")
+        }
+        None => String::new(),
+    };
+    format!(
+        "epoch {:>3}: train loss {:.6}{validation}, lr {:.2e}, {:.0} pos/s, {:.1} s, {:.1} s in all",
+        e.epoch, e.train_loss, e.lr, e.positions_per_second, e.seconds, e.elapsed
+    )
+}
+
+/// Loads and filters a set of files, printing what was kept.
+fn load(files: &[PathBuf], filter: Filter, threads: usize) -> Result<Vec<Record>, String> {
+    let start = Instant::now();
+    let (records, stats) = data::load(files, filter, threads)?;
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    println!(
+        "{}: {} records, {} kept, {} invalid, {} with |score| > {} ({:.1} s)",
+        names.join(" "),
+        stats.records,
+        records.len(),
+        stats.invalid,
+        stats.filtered,
+        filter.max_score,
+        start.elapsed().as_secs_f64()
+    );
+    if records.is_empty() {
+        return Err(format!("no usable positions in {}", names.join(" ")));
+    }
+    Ok(records)
+}
+
+/// The state of a checkpoint, if it fits this run.
+fn resumed(path: &Path, opts: &Options) -> Result<State, String> {
+    let state = State::load(path)?;
+    if state.net.layout.hidden != opts.hidden {
+        return Err(format!(
+            "{} has {} hidden neurons, but --hidden is {}",
+            path.display(),
+            state.net.layout.hidden,
+            opts.hidden
+        ));
+    }
+    if state.epoch >= opts.epochs {
+        return Err(format!(
+            "{} is after epoch {}: nothing left to do with --epochs {}",
+            path.display(),
+            state.epoch,
+            opts.epochs
+        ));
+    }
+    Ok(state)
+}
+
+/// Fails early if `path` cannot be written (a missing folder, no permission).
+fn check_writable(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("cannot write {}: it is a folder", path.display()));
+    }
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(".tmp");
+    let probe = PathBuf::from(probe);
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Quantises the network (see [`export::quantise_on`]) and writes it in the engine's
+/// format.
+fn write_network(net: &Net, sample: &[Record], path: &Path) -> Result<Network, String> {
+    let quantised = export::quantise_on(net, sample);
+    checkpoint::write_atomically(path, &export::file_bytes(&quantised))?;
+    Ok(quantised)
+}
+
+/// About `n` records spread evenly over `records` (every k-th, from `offset`): positions
+/// from all the games, not the first few.
+fn spread(records: &[Record], n: usize, offset: usize) -> Vec<Record> {
+    let stride = (records.len() / n.max(1)).max(1);
+    records
+        .iter()
+        .skip(offset)
+        .step_by(stride)
+        .take(n)
+        .copied()
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::chess::{Color, PieceType};
+    use crate::tools::bulletformat::{self, GameResult};
+    use crate::tools::tune::model::tests::random_positions;
+
+    /// Positions from random games labelled by material alone: the search score is 100
+    /// centipawns a pawn (1, 3, 3, 5, 9) for the side to move, and the side a knight or
+    /// more ahead wins. A network can learn this exactly, and fast.
+    pub(crate) fn material_records(n: usize, seed: u64) -> Vec<Record> {
+        random_positions(n, seed)
+            .iter()
+            .map(|b| {
+                let material = |c: Color| -> i32 {
+                    [1, 3, 3, 5, 9]
+                        .iter()
+                        .zip(PieceType::ALL)
+                        .map(|(v, kind)| v * b.pieces(c, kind).count() as i32)
+                        .sum()
+                };
+                let us = b.side_to_move();
+                let balance = material(us) - material(us.flip());
+                let result = match balance {
+                    3.. => GameResult::WhiteWin,
+                    ..=-3 => GameResult::BlackWin,
+                    _ => GameResult::Draw,
+                };
+                // pack takes the result for White and stores it for the side to move.
+                let result = match (result, us) {
+                    (GameResult::Draw, _) => GameResult::Draw,
+                    (r, Color::White) => r,
+                    (GameResult::WhiteWin, Color::Black) => GameResult::BlackWin,
+                    (_, Color::Black) => GameResult::WhiteWin,
+                };
+                bulletformat::pack(b, (100 * balance) as i16, result, false).unwrap()
+            })
+            .collect()
+    }
+
+    /// Trains a fresh network on `records`, returning the state and the epochs' reports.
+    pub(crate) fn trained(records: &[Record], opts: &Options) -> (State, Vec<Epoch>) {
+        let mut state = State::new(opts.hidden, opts.seed);
+        let mut epochs = Vec::new();
+        train(records, Some(records), opts, &mut state, &mut |e, _| {
+            epochs.push(e.clone());
+            Ok(())
+        })
+        .unwrap();
+        (state, epochs)
+    }
+
+    fn small() -> Options {
+        Options {
+            files: vec![PathBuf::from("unused")],
+            epochs: 6,
+            batch_size: 256,
+            lr: 0.01,
+            hidden: 32,
+            lambda: 0.0,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn learns_material_in_a_few_epochs() {
+        let records = material_records(4000, 17);
+        let objective = small().objective();
+        let untrained = Net::new(32, small().seed);
+        let before = batch::mean_losses(&untrained, &records, &[objective], 2)[0];
+        let (state, epochs) = trained(&records, &small());
+        let after = batch::mean_losses(&state.net, &records, &[objective], 2)[0];
+        for e in &epochs {
+            println!("{}", epoch_line(e));
+        }
+        assert!(after < before / 10.0, "{before} -> {after}");
+        // And it scores a queen up (the start position without Black's queen, Black to
+        // move) clearly lost: -900 cp for the labels, -600 after these few epochs.
+        let queen_up = crate::chess::fen::parse(
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let record = bulletformat::pack(&queen_up, 0, GameResult::Draw, false).unwrap();
+        let mut scratch = model::Scratch::new(state.net.layout);
+        let cp = state.net.forward(&data::features(&record), &mut scratch) * SCALE as f32;
+        assert!((-1300.0..-450.0).contains(&cp), "{cp}");
+    }
+
+    #[test]
+    fn a_resumed_run_ends_with_the_weights_of_an_uninterrupted_one() {
+        let records = material_records(1500, 4);
+        let opts = Options {
+            epochs: 4,
+            lr_drop: Some(2),
+            threads: 2,
+            ..small()
+        };
+        let (whole, _) = trained(&records, &opts);
+
+        // The same run, stopped after epoch 2 with a checkpoint, then resumed from it.
+        let mut state = State::new(opts.hidden, opts.seed);
+        let mut saved = Vec::new();
+        let stopped = train(&records, None, &opts, &mut state, &mut |e, s| {
+            if e.epoch == 2 {
+                saved = s.to_bytes();
+                return Err("interrupted".into());
+            }
+            Ok(())
+        });
+        assert_eq!(stopped, Err("interrupted".to_string()));
+        let mut resumed = State::from_bytes(&saved).unwrap();
+        assert_eq!(resumed.epoch, 2);
+        train(&records, None, &opts, &mut resumed, &mut |_, _| Ok(())).unwrap();
+        assert_eq!(resumed.epoch, 4);
+        assert!(resumed.net.params == whole.net.params, "weights differ");
+        assert_eq!(resumed.adam, whole.adam);
+        // Another seed gives another network (the comparison above can fail).
+        let (other, _) = trained(&records, &Options { seed: 2, ..opts });
+        assert!(other.net.params != whole.net.params);
+    }
+
+    #[test]
+    fn epochs_are_shuffled_differently_and_repeatably() {
+        let a = epoch_order(1000, 1, 1);
+        assert_eq!(a, epoch_order(1000, 1, 1));
+        assert_ne!(a, epoch_order(1000, 1, 2));
+        assert_ne!(a, epoch_order(1000, 2, 1));
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..1000).collect::<Vec<u32>>());
+        // Every position can land anywhere: the first slot over many epochs.
+        let firsts: std::collections::HashSet<u32> =
+            (1..200).map(|e| epoch_order(1000, 1, e)[0]).collect();
+        assert!(firsts.len() > 150, "{}", firsts.len());
+    }
+
+    #[test]
+    fn learning_rate_drops_after_three_quarters_of_the_epochs() {
+        let opts = Options {
+            epochs: 20,
+            lr: 0.002,
+            ..Options::default()
+        };
+        assert_eq!(opts.lr_drop_epoch(), 15);
+        assert_eq!(opts.learning_rate(15), 0.002);
+        assert!((opts.learning_rate(16) - 0.0002).abs() < 1e-9);
+        assert_eq!(
+            Options {
+                epochs: 1,
+                ..opts.clone()
+            }
+            .learning_rate(1),
+            0.002
+        );
+        assert_eq!(
+            Options {
+                lr_drop: Some(3),
+                ..opts
+            }
+            .lr_drop_epoch(),
+            3
+        );
+    }
+}

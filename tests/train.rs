@@ -1,0 +1,232 @@
+//! `tarpon train` run as a user runs it: a short training run whose network the engine's
+//! reader accepts, a resumed run that ends where an uninterrupted one does, and bad
+//! arguments and files, which must end with a message and a failure status, not a panic.
+
+mod common;
+
+use common::Rng;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tarpon::chess::Position;
+use tarpon::chess::movegen::legal_moves;
+use tarpon::eval::nnue::network::{FILE_SIZE, Network};
+use tarpon::tools::bulletformat::{self, GameResult};
+
+const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+/// A fresh, empty folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tarpon-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn train(args: &[&str]) -> Output {
+    Command::new(TARPON)
+        .arg("train")
+        .args(args)
+        .output()
+        .expect("run tarpon")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A data file of `count` positions from random games, with made-up scores and results.
+fn data_file(dir: &Path, name: &str, count: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut bytes = Vec::new();
+    while bytes.len() < count * bulletformat::RECORD_SIZE {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.below(100) {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(*rng.pick(moves.as_slice()));
+        }
+        let result = *rng.pick(&[GameResult::WhiteWin, GameResult::Draw, GameResult::BlackWin]);
+        let score = rng.below(600) as i16 - 300;
+        bytes.extend(bulletformat::pack(pos.board(), score, result, false).unwrap());
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_short_run_reports_each_epoch_and_writes_a_network_the_engine_reads() {
+    let dir = scratch("run");
+    let data = data_file(&dir, "data.bin", 600, 1);
+    let held_out = data_file(&dir, "held.bin", 200, 2);
+    let net = dir.join("net.nnue");
+    let out = train(&[
+        &data,
+        "--validation",
+        &held_out,
+        "--output",
+        net.to_str().unwrap(),
+        "--epochs",
+        "3",
+        "--batch-size",
+        "64",
+        "--threads",
+        "2",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    for epoch in 1..=3 {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("epoch {epoch:>3}: train loss ")))
+            .unwrap_or_else(|| panic!("no line for epoch {epoch}: {stdout}"));
+        assert!(
+            line.contains("validation") && line.contains("pos/s"),
+            "{line}"
+        );
+    }
+    assert!(stdout.contains("600 records, 600 kept"), "{stdout}");
+    let bytes = std::fs::read(&net).unwrap();
+    assert_eq!(bytes.len(), FILE_SIZE);
+    assert!(Network::from_bytes(&bytes).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
+    let dir = scratch("resume");
+    let data = data_file(&dir, "data.bin", 500, 3);
+    let common = [
+        data.as_str(),
+        "--batch-size",
+        "50",
+        "--hidden",
+        "16",
+        "--lr-drop",
+        "2",
+        "--seed",
+        "9",
+    ];
+    let run = |extra: &[&str]| {
+        let out = train(&[&common[..], extra].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let whole = dir.join("whole.nnue");
+    run(&["--epochs", "3", "--output", whole.to_str().unwrap()]);
+    let ckpt = dir.join("ckpt");
+    let first = dir.join("first.nnue");
+    run(&[
+        "--epochs",
+        "2",
+        "--output",
+        first.to_str().unwrap(),
+        "--checkpoint-dir",
+        ckpt.to_str().unwrap(),
+    ]);
+    // Each epoch left a checkpoint and a network.
+    for name in ["epoch-001.ckpt", "epoch-001.nnue", "epoch-002.ckpt"] {
+        assert!(ckpt.join(name).is_file(), "{name}");
+    }
+    assert_eq!(
+        std::fs::read(ckpt.join("epoch-002.nnue")).unwrap(),
+        std::fs::read(&first).unwrap()
+    );
+    let resumed = dir.join("resumed.nnue");
+    let stdout = run(&[
+        "--epochs",
+        "3",
+        "--output",
+        resumed.to_str().unwrap(),
+        "--resume",
+        ckpt.join("epoch-002.ckpt").to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("resuming after epoch 2"), "{stdout}");
+    assert!(!stdout.contains("epoch   1:"), "{stdout}");
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    // A hidden size of 16 is written with its size in the header, which this build's
+    // engine (256) rejects.
+    let err = Network::from_bytes(&std::fs::read(&whole).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("16 hidden neurons"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_and_files_end_with_a_message() {
+    let dir = scratch("bad");
+    let data = data_file(&dir, "data.bin", 50, 4);
+    let out_path = dir.join("out.nnue");
+    let output = out_path.to_str().unwrap();
+    let odd = dir.join("odd.bin");
+    std::fs::write(&odd, vec![0u8; 33]).unwrap();
+    let empty = dir.join("empty.bin");
+    std::fs::write(&empty, []).unwrap();
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, vec![0xFFu8; 64]).unwrap();
+    let not_ckpt = dir.join("not.ckpt");
+    std::fs::write(&not_ckpt, b"hello").unwrap();
+    let missing = dir.join("missing.bin");
+    let unwritable = dir.join("no-such-folder").join("net.nnue");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![], "required"),
+        (vec![&data], "--output"),
+        (vec![missing.to_str().unwrap(), "-o", output], "cannot read"),
+        (
+            vec![odd.to_str().unwrap(), "-o", output],
+            "not a whole number",
+        ),
+        (vec![empty.to_str().unwrap(), "-o", output], "empty"),
+        (
+            vec![garbage.to_str().unwrap(), "-o", output],
+            "no usable positions",
+        ),
+        (
+            vec![&data, "-o", unwritable.to_str().unwrap()],
+            "cannot write",
+        ),
+        (vec![&data, "-o", dir.to_str().unwrap()], "folder"),
+        (vec![&data, "-o", output, "--lambda", "1.5"], "--lambda"),
+        (vec![&data, "-o", output, "--lr=-1"], "--lr"),
+        (vec![&data, "-o", output, "--scale", "0"], "--scale"),
+        (vec![&data, "-o", output, "--epochs", "0"], "--epochs"),
+        (vec![&data, "-o", output, "--hidden", "0"], "--hidden"),
+        (vec![&data, "-o", output, "--threads", "0"], "--threads"),
+        (
+            vec![&data, "-o", output, "--batch-size", "x"],
+            "--batch-size",
+        ),
+        (
+            vec![&data, "-o", output, "--resume", not_ckpt.to_str().unwrap()],
+            "checkpoint",
+        ),
+        (
+            vec![
+                &data,
+                "-o",
+                output,
+                "--validation",
+                missing.to_str().unwrap(),
+            ],
+            "cannot read",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = train(&args);
+        let stderr = text(&out.stderr);
+        // clap's own errors exit with 2, the trainer's with 1; a panic would be 101.
+        assert!(
+            matches!(out.status.code(), Some(1 | 2)),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    assert!(!out_path.exists(), "a failed run wrote its output");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
