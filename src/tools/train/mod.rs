@@ -248,7 +248,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         Some(path) => Some(load(std::slice::from_ref(path), filter, opts.threads)?),
         None => None,
     };
-    println!(
+    crate::outln!(
         "training {} -> {} neurons x 2 -> 1 on {} positions: {} epochs of batches of {}, \
          Adam lr {} (x0.1 after epoch {}), lambda {}, scale {} cp, {} thread(s), seed {}",
         crate::eval::nnue::network::INPUTS,
@@ -264,7 +264,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         opts.seed
     );
     if state.epoch > 0 {
-        println!("resuming after epoch {}", state.epoch);
+        crate::outln!("resuming after epoch {}", state.epoch);
     }
     // Positions spread over the data for rounding the output layer at each export, and
     // others (held-out ones when there are) to measure the rounding's effect on.
@@ -280,7 +280,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         opts,
         &mut state,
         &mut |e, state| {
-            println!("{}", epoch_line(e));
+            crate::outln!("{}", epoch_line(e));
             if let Some(dir) = &opts.checkpoint_dir {
                 let name = format!("epoch-{:03}", e.epoch);
                 let ckpt = dir.join(format!("{name}.ckpt"));
@@ -296,7 +296,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     // The engine computes in integers: say how much the rounding changes the scores.
     let (mean, worst) = export::rounding_error(&state.net, &written, &check_sample);
     let nearest = export::rounding_error(&state.net, &export::quantise(&state.net), &check_sample);
-    println!(
+    crate::outln!(
         "wrote {}; its integer scores are {mean:.1} cp from the float network's on average, \
          {worst:.0} cp at most, over {} {} positions (with all weights rounded to nearest: \
          {:.1} and {:.0})",
@@ -335,7 +335,7 @@ fn load(files: &[PathBuf], filter: Filter, threads: usize) -> Result<Vec<Record>
     let start = Instant::now();
     let (records, stats) = data::load(files, filter, threads)?;
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    println!(
+    crate::outln!(
         "{}: {} records, {} kept, {} invalid, {} with |score| > {} ({:.1} s)",
         names.join(" "),
         stats.records,
