@@ -30,7 +30,7 @@ def main():
     values = (
         uniform(INPUTS * HIDDEN, -60, 60)  # feature weights
         + uniform(HIDDEN, -100, 300)  # hidden biases
-        + uniform(2 * HIDDEN, -126, 126)  # output weights (1.98 * QB)
+        + uniform(2 * HIDDEN, -6, 6)  # output weights: scores of a few hundred cp
     )
     data += struct.pack(f"<{len(values)}h", *values)
     data += struct.pack("<i", rng.randint(-4000, 4000))  # output bias, units of QA * QB

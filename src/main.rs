@@ -116,9 +116,9 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
     },
-    /// Print the static evaluation of a position, term by term
+    /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
     #[command(
-        after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'"
+        after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'\n\nThe line before the last gives the embedded network's score (what the search uses by\ndefault); the last line, 'Final evaluation', is the hand-crafted evaluation's."
     )]
     Eval {
         /// Position as FEN (default: the start position); quoting is optional
@@ -447,7 +447,8 @@ fn main() -> ExitCode {
             let fen = fen_or_start(&fen);
             match tarpon::chess::fen::parse(&fen, false) {
                 Ok(board) => {
-                    print!("{}", tarpon::eval::trace(&board));
+                    let net = tarpon::eval::nnue::Net::embedded();
+                    print!("{}", tarpon::eval::nnue::eval_text(&board, &net, true));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -8,10 +8,12 @@
 //! to reach the depth (time to depth) compare with one thread.
 
 use crate::chess::Position;
+use crate::eval::nnue::Net;
 use crate::search::threads::SearchThreads;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchControl, SearchOptions};
+use std::sync::Arc;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -72,7 +74,8 @@ pub const POSITIONS: [&str; 50] = [
     "4k3/3q4/8/8/8/8/3Q4/4K3 w - - 0 1",
 ];
 
-/// Runs the benchmark with one thread and the default table, calling `print` with each
+/// Runs the benchmark with one thread, the default table and the default evaluation (the
+/// embedded network), calling `print` with each
 /// line of output: one per position and, last, `<nodes> nodes <nps> nps`. Returns the node
 /// total: the signature.
 pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
@@ -82,11 +85,25 @@ pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
 /// [`run`] with `threads` search threads and a table of `hash_mb` MiB. Each position line
 /// shows the time it took to reach `depth`.
 pub fn run_with(depth: i32, threads: usize, hash_mb: usize, print: &mut dyn FnMut(&str)) -> u64 {
+    let nnue = SearchOptions::default().nnue;
+    run_with_eval(depth, threads, hash_mb, nnue, print)
+}
+
+/// [`run_with`] evaluating with the network `nnue`, or with the hand-crafted evaluation
+/// for `None` (the UCI `bench` passes the session's `Use NNUE` and `EvalFile`).
+pub fn run_with_eval(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    nnue: Option<Arc<Net>>,
+    print: &mut dyn FnMut(&str),
+) -> u64 {
     let tt = TranspositionTable::new(hash_mb);
     let mut threads = SearchThreads::new(threads);
     let control = SearchControl::default();
     let options = SearchOptions {
         report: None,
+        nnue,
         ..SearchOptions::default()
     };
     let start = Instant::now();
