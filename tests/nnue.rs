@@ -292,9 +292,12 @@ fn the_vector_kernels_are_in_use_where_the_cpu_has_them() {
     assert_eq!(Kernels::available()[0], Kernels::PORTABLE);
     assert_eq!(Kernels::best(), *Kernels::available().last().unwrap());
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        assert!(names.contains(&"AVX2"), "{names:?}");
-        assert_eq!(Kernels::best().name(), "AVX2");
+    {
+        let has = |feature: &str| names.contains(&feature);
+        assert_eq!(std::arch::is_x86_feature_detected!("avx2"), has("AVX2"));
+        let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw");
+        assert_eq!(avx512, has("AVX-512"), "{names:?}");
     }
 }
 

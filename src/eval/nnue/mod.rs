@@ -5,7 +5,7 @@
 //! - [`net`]: a network laid out for evaluation; the embedded default and `EvalFile`.
 //! - [`accumulator`]: the hidden layer's values of a position, and what a move changes.
 //! - [`stack`]: one accumulator per ply of the search's line, updated lazily.
-//! - [`simd`]: the inner loops, portable and AVX2, chosen at run time.
+//! - [`simd`]: the inner loops, portable, AVX2 and AVX-512, chosen at run time.
 //!
 //! The search evaluates with NNUE when `SearchOptions::nnue` holds a network (the UCI
 //! option `Use NNUE`, on by default) and with the hand-crafted evaluation otherwise.
