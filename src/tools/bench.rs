@@ -6,6 +6,11 @@
 //! With more threads (`tarpon bench 11 2`) it measures the parallel search instead: its
 //! node count varies from run to run, but the speed (nps) and the time each position takes
 //! to reach the depth (time to depth) compare with one thread.
+//!
+//! `tarpon bench` evaluates with the embedded network, as the engine does by default, so
+//! the signature depends on `nets/default.nnue` too; `bench` in the UCI loop follows the
+//! session's `Use NNUE` and `EvalFile` (`setoption name Use NNUE value false` then `bench`
+//! gives the hand-crafted evaluation's signature).
 
 use crate::chess::Position;
 use crate::eval::nnue::Net;
@@ -75,9 +80,8 @@ pub const POSITIONS: [&str; 50] = [
 ];
 
 /// Runs the benchmark with one thread, the default table and the default evaluation (the
-/// embedded network), calling `print` with each
-/// line of output: one per position and, last, `<nodes> nodes <nps> nps`. Returns the node
-/// total: the signature.
+/// embedded network), calling `print` with each line of output: one per position and,
+/// last, `<nodes> nodes <nps> nps`. Returns the node total: the signature.
 pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
     run_with(depth, 1, DEFAULT_HASH_MB, print)
 }
