@@ -7,7 +7,7 @@
 //! updating an accumulator touches as few cache lines as possible.
 
 use super::accumulator::Accumulator;
-use super::network::{HIDDEN, INPUTS, Network, NetworkError, QA, QB, SCALE};
+use super::network::{FILE_SIZE, HIDDEN, INPUTS, Network, NetworkError, QA, QB, SCALE};
 use super::simd::{Kernels, Lanes, MAX_OUTPUT_WEIGHT};
 use crate::chess::{Board, Color};
 use crate::eval::EVAL_LIMIT;
@@ -107,10 +107,32 @@ impl Net {
         Net::from_network(&Network::from_bytes(bytes)?, name)
     }
 
-    /// Reads the network file at `path`.
+    /// Reads the network file at `path`. Only a regular file is read (`EvalFile` set to
+    /// a device or a pipe, `/dev/zero` or a FIFO, would never end or block the engine),
+    /// and no more of it than a network's size, so a huge file costs nothing either.
     pub fn load(path: &str) -> Result<Net, LoadError> {
-        let bytes = std::fs::read(path).map_err(LoadError::Read)?;
-        Net::from_bytes(&bytes, path)
+        use std::io::{Error, ErrorKind, Read};
+        // Looked at before opening: opening a FIFO blocks until something writes to it.
+        let metadata = std::fs::metadata(path).map_err(LoadError::Read)?;
+        if !metadata.is_file() {
+            let e = Error::new(ErrorKind::InvalidInput, "not a regular file");
+            return Err(LoadError::Read(e));
+        }
+        let file = std::fs::File::open(path).map_err(LoadError::Read)?;
+        let mut bytes = Vec::with_capacity(FILE_SIZE + 1);
+        file.take(FILE_SIZE as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(LoadError::Read)?;
+        match Network::from_bytes(&bytes) {
+            // Only part of a long file was read: report the whole file's length.
+            Err(NetworkError::WrongLength { expected, .. }) => {
+                Err(LoadError::Format(NetworkError::WrongLength {
+                    expected,
+                    found: usize::try_from(metadata.len()).unwrap_or(usize::MAX),
+                }))
+            }
+            network => Net::from_network(&network?, path),
+        }
     }
 
     /// The network embedded in the binary (`nets/default.nnue`), read on first use.
@@ -200,6 +222,31 @@ mod tests {
             net.column(5)[..],
             Network::random(1).feature_weights[5 * HIDDEN..6 * HIDDEN]
         );
+    }
+
+    #[test]
+    fn only_regular_files_of_the_right_size_are_read() {
+        let dir = std::env::temp_dir().join(format!("tarpon-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dir_text = dir.to_str().unwrap();
+        let e = Net::load(dir_text).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let mut bytes = Network::random(4).to_bytes();
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, &bytes).unwrap();
+        let net = Net::load(good.to_str().unwrap()).unwrap();
+        assert_eq!(net.name(), good.to_str().unwrap());
+        // Longer than a network: refused with the file's true length.
+        bytes.extend_from_slice(&[0; 5000]);
+        let long = dir.join("long.nnue");
+        std::fs::write(&long, &bytes).unwrap();
+        let e = Net::load(long.to_str().unwrap()).unwrap_err();
+        let want = NetworkError::WrongLength {
+            expected: FILE_SIZE,
+            found: FILE_SIZE + 5000,
+        };
+        assert!(matches!(&e, LoadError::Format(f) if *f == want), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
