@@ -21,7 +21,10 @@
 //! The trainer clips output weights to ±1.98 before quantising by `QB` = 64, so
 //! `|w| ≤ 127` and `|a · w| ≤ 32385`; the engine refuses a file with any output weight
 //! beyond ±[`MAX_OUTPUT_WEIGHT`] (`net.rs`), so the product never wraps. The `madd` pair
-//! sum is at most `2 · 32640 · 255`, far inside an `i32`.
+//! sum is at most `2 · 32640 · 255`, far inside an `i32`. Only the total over all 512
+//! neurons could pass the `i32` range, and only for a network with nearly every weight at
+//! its limit and every activation saturated, which training does not produce; the
+//! wrapping is defined so that every version agrees even then.
 //!
 //! # Choosing a version
 //!
