@@ -178,9 +178,9 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
     },
-    /// Print the static evaluation of a position, term by term
+    /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
     #[command(
-        after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'"
+        after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'\n\nThe line before the last gives the embedded network's score (what the search uses by\ndefault); the last line, 'Final evaluation', is the hand-crafted evaluation's."
     )]
     Eval {
         /// Position as FEN (default: the start position); quoting is optional
@@ -549,7 +549,8 @@ fn main() -> ExitCode {
             let fen = fen_or_start(&fen);
             match tarpon::chess::fen::parse(&fen, false) {
                 Ok(board) => {
-                    tarpon::stdout::text(tarpon::eval::trace(&board));
+                    let net = tarpon::eval::nnue::Net::embedded();
+                    tarpon::stdout::text(tarpon::eval::nnue::eval_text(&board, &net, true));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -6,116 +6,14 @@
 
 mod common;
 
-use common::Rng;
+use common::{flip_fen, perft_positions, sample_positions};
 use tarpon::chess::fen::{self, START_FEN};
-use tarpon::chess::movegen::{legal_moves, noisy_moves};
 use tarpon::chess::{Board, Color};
 use tarpon::eval::params::{INFO, offset};
 use tarpon::eval::{self, EvalCache, MAX_PHASE, S, SCALE_MAX, endgame};
 
 fn board(text: &str) -> Board {
     fen::parse(text, false).unwrap_or_else(|e| panic!("bad test FEN {text}: {e}"))
-}
-
-/// The colour-flipped mirror of a FEN: ranks in reverse order with the piece colours
-/// swapped, the other side to move, castling rights and the en-passant square mirrored.
-/// Built from the text alone, independent of the engine's board code.
-fn flip_fen(text: &str) -> String {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    let swap_case = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let placement: Vec<String> = fields[0].split('/').rev().map(swap_case).collect();
-    let side = match fields[1] {
-        "w" => "b",
-        "b" => "w",
-        other => panic!("bad side to move {other}"),
-    };
-    // Swapped, then White's rights first again as FEN writes them (KQkq stays KQkq).
-    let castling = if fields[2] == "-" {
-        "-".to_string()
-    } else {
-        let swapped = swap_case(fields[2]);
-        let (white, black): (String, String) =
-            swapped.chars().partition(|c| c.is_ascii_uppercase());
-        white + &black
-    };
-    let ep = if fields[3] == "-" {
-        "-".to_string()
-    } else {
-        let b = fields[3].as_bytes();
-        format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
-    };
-    let mut out = format!("{} {side} {castling} {ep}", placement.join("/"));
-    for rest in &fields[4..] {
-        out.push(' ');
-        out.push_str(rest);
-    }
-    out
-}
-
-/// The opening positions of the shared suite (the first few hundred), plus positions
-/// reached from each by a random walk, so endgames, promotions and en-passant squares
-/// are covered as well.
-fn sample_positions() -> Vec<String> {
-    let text = common::data_file("openings.epd");
-    let openings: Vec<String> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(400)
-        .map(|l| {
-            // EPD may carry operations after the four position fields; keep the FEN part.
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let n = f.iter().take(6).take_while(|s| !s.ends_with(';')).count();
-            f[..n.max(4)].join(" ")
-        })
-        .collect();
-    assert!(openings.len() >= 100, "too few positions in openings.epd");
-
-    let mut out = openings.clone();
-    let mut rng = Rng::new(0xE7A1_5EED);
-    for start in &openings {
-        let mut b = board(start);
-        for ply in 0..160 {
-            let moves = legal_moves(&b);
-            if moves.is_empty() {
-                break;
-            }
-            // Half the time take a capture or promotion when there is one, so material
-            // actually comes off (and goes on) the board.
-            let noisy = noisy_moves(&b);
-            let m = if !noisy.is_empty() && rng.chance(50) {
-                *rng.pick(noisy.as_slice())
-            } else {
-                *rng.pick(moves.as_slice())
-            };
-            b.play(m);
-            if ply % 20 == 19 {
-                out.push(fen::to_fen(&b));
-            }
-        }
-        out.push(fen::to_fen(&b));
-    }
-    out
-}
-
-/// Every position of the perft suites, standard and Chess960.
-fn perft_positions() -> Vec<(String, bool)> {
-    let standard = common::suite_fens("perft.epd")
-        .into_iter()
-        .map(|f| (f, false));
-    let chess960 = common::suite_fens("perft960.epd")
-        .into_iter()
-        .map(|f| (f, true));
-    standard.chain(chess960).collect()
 }
 
 /// White's view of the evaluation of a FEN.

@@ -102,6 +102,8 @@ const WORDS: &[&str] = &[
     "UCI_Chess960",
     "OwnBook",
     "BookFile",
+    "EvalFile",
+    "Use NNUE",
     "true",
     "false",
     "searchmoves",

@@ -249,6 +249,8 @@ fn handshake_declares_identity_and_every_option() {
             "option name UCI_LimitStrength type check default false",
             "option name UCI_Elo type spin default 1500 min 800 max 2800",
             "option name Skill Level type spin default 20 min 0 max 20",
+            "option name Use NNUE type check default true",
+            "option name EvalFile type string default <embedded>",
         ]
     );
     assert_eq!(e.sync(), Vec::<String>::new());
@@ -296,6 +298,7 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
         "Syzygy50MoveRule",
         "UCI_ShowWDL",
         "UCI_LimitStrength",
+        "Use NNUE",
     ] {
         e.expect_silence(&format!("setoption name {check} value true"));
         e.expect_silence(&format!("setoption name {check} value false"));
@@ -307,6 +310,8 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
     e.expect_silence("setoption name Clear Hash");
     e.expect_silence("setoption name Hash value 16");
     e.expect_silence("setoption name MultiPV value 1");
+    // The embedded network (the default) is accepted by name; bad files: tests/nnue.rs.
+    e.expect_accepted("setoption name EvalFile value <embedded>");
     // More threads are accepted, with a note that the search uses one.
     let out = e.expect_accepted("setoption name Threads value 4");
     assert!(out.iter().all(|l| l.starts_with("info string")), "{out:?}");

@@ -241,8 +241,8 @@ pub fn moves(data: &[u8]) {
 /// 2` at the end (the last limit given wins; `infinite` still waits for `stop`), `go perft`
 /// at most depth 2, `bench` depth 1, `Hash` at most 4 MB, `Threads` at most 2, and file
 /// paths are replaced by a small book this harness writes (`BookFile`) or a missing
-/// directory (`SyzygyPath`), since the fuzzer must not make the engine read the machine's
-/// files.
+/// directory or file (`SyzygyPath`, `EvalFile` other than `<embedded>`), since the fuzzer
+/// must not make the engine read the machine's files.
 ///
 /// What is checked: no panic; `quit` and only `quit` ends the session; every search
 /// answers exactly one `bestmove`, legal in the position it was started in, with a legal
@@ -398,6 +398,9 @@ fn tame(line: &str) -> String {
                 "threads" if number.as_ref().is_ok_and(|&n| n > 2) => "2".to_string(),
                 "bookfile" if !value.trim().is_empty() => harness_book().display().to_string(),
                 "syzygypath" if !value.trim().is_empty() => "/nonexistent/tarpon-fuzz".to_string(),
+                "evalfile" if !value.trim().is_empty() && value.trim() != "<embedded>" => {
+                    "/nonexistent/tarpon-fuzz.nnue".to_string()
+                }
                 _ => return line.to_string(),
             };
             format!("setoption name {} value {tamed}", rest[..at].join(" "))

@@ -1,5 +1,7 @@
 //! Static evaluation: a tapered, hand-crafted evaluation whose weights `tarpon tune` fits
-//! to game results.
+//! to game results. The search evaluates with the neural network of [`nnue`] instead
+//! unless `Use NNUE` is off; the hand-crafted evaluation remains for that option, for
+//! `datagen` (the network's training data) and for the `eval` breakdown.
 //!
 //! Every term adds a middlegame/endgame pair ([`S`]) to the side that has the feature:
 //! material and piece-square tables, pawn structure ([`pawns`]), piece activity

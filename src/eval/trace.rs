@@ -99,8 +99,9 @@ impl Trace {
 /// A human-readable table of the evaluation for the `eval` command: each term's
 /// middlegame and endgame values for White, Black and their difference, then the phase,
 /// the scaling and the blended score. The last line is always
-/// `Final evaluation: <cp> (white side)`, `<cp>` being the engine's evaluation seen from
-/// White; there is no newline after it.
+/// `Final evaluation: <cp> (white side)`, `<cp>` being the hand-crafted evaluation seen
+/// from White; there is no newline after it. (The `eval` command adds the network's score
+/// before that line: see `nnue::eval_text`.)
 pub fn trace(board: &Board) -> String {
     let t = traced(board);
     let b = t.blend;

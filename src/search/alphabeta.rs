@@ -21,7 +21,6 @@ use super::see::see_ge;
 use super::tt::Bound;
 use crate::chess::movegen::gives_check;
 use crate::chess::{Move, MoveList};
-use crate::eval::evaluate;
 
 impl Searcher<'_> {
     /// Whether the position at `ply` is a draw by the rules (repetition, fifty moves,
@@ -59,7 +58,7 @@ impl Searcher<'_> {
             return DRAW;
         }
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos, self.eval_cache);
+            return self.evaluate();
         }
         // Mate distance pruning: no line from here can beat a mate already found nearer
         // the root.
@@ -107,7 +106,7 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate(&self.pos, self.eval_cache), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
         // "Improving": better than two plies ago, when we last had the move. Pruning is
@@ -135,11 +134,11 @@ impl Searcher<'_> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].moved = None;
-                self.pos.make_null();
+                self.make_null_move();
                 self.nodes += 1;
                 let score =
                     -self.alphabeta(-beta, -beta + 1, depth - reduction, ply + 1, !cut_node);
-                self.pos.unmake();
+                self.unmake_move();
                 if self.stopped {
                     return 0;
                 }
@@ -241,7 +240,7 @@ impl Searcher<'_> {
             // force replies and often lead somewhere decisive.
             let new_depth = depth - 1 + checks as i32;
             self.stack[ply].moved = Some(moved);
-            self.pos.make(m);
+            self.make_move(m);
             self.nodes += 1;
             moves_searched += 1;
 
@@ -272,7 +271,7 @@ impl Searcher<'_> {
                     score = -self.alphabeta(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.pos.unmake();
+            self.unmake_move();
             if self.stopped {
                 return 0;
             }
@@ -360,7 +359,7 @@ impl Searcher<'_> {
         let static_eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            evaluate(&self.pos, self.eval_cache)
+            self.evaluate()
         };
         self.tt.store(
             key,
@@ -423,11 +422,7 @@ impl Searcher<'_> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 4 {
-            return if in_check {
-                DRAW
-            } else {
-                evaluate(&self.pos, self.eval_cache)
-            };
+            return if in_check { DRAW } else { self.evaluate() };
         }
 
         let key = self.pos.key();
@@ -444,7 +439,7 @@ impl Searcher<'_> {
         if !in_check {
             // Stand pat: the side to move need not capture, so the static evaluation is
             // a lower bound on the score.
-            static_eval = entry.map_or_else(|| evaluate(&self.pos, self.eval_cache), |e| e.eval);
+            static_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
             if static_eval >= beta {
                 return static_eval;
             }
@@ -469,11 +464,11 @@ impl Searcher<'_> {
                 }
             }
             self.stack[ply].moved = None;
-            self.pos.make(m);
+            self.make_move(m);
             self.nodes += 1;
             moves_searched += 1;
             let score = -self.quiescence(-beta, -alpha, ply + 1);
-            self.pos.unmake();
+            self.unmake_move();
             if self.stopped {
                 return 0;
             }

@@ -32,6 +32,7 @@ use crate::chess::movegen::{is_legal, legal_moves};
 use crate::chess::notation::to_uci;
 use crate::chess::{Move, Position};
 use crate::eval::EvalCache;
+use crate::eval::nnue::{AccumulatorStack, Net};
 use crate::tablebase::{self, Miss, RootMetric, Tablebases};
 use history::{Histories, PieceTo};
 use params::*;
@@ -101,6 +102,9 @@ pub struct SearchOptions {
     pub show_wdl: bool,
     /// A strength limit (`UCI_LimitStrength`, `Skill Level`); `None` for full strength.
     pub skill: Option<skill::Skill>,
+    /// The network to evaluate with (`Use NNUE`, `EvalFile`); `None` for the hand-crafted
+    /// evaluation. The default is the network embedded in the binary.
+    pub nnue: Option<Arc<Net>>,
 }
 
 impl Default for SearchOptions {
@@ -112,6 +116,7 @@ impl Default for SearchOptions {
             tablebases: None,
             show_wdl: false,
             skill: None,
+            nnue: Some(Net::embedded()),
         }
     }
 }
@@ -220,6 +225,9 @@ pub struct Searcher<'a> {
     tb: TbUse,
     /// This thread's own evaluation state (the pawn hash table).
     eval_cache: &'a mut EvalCache,
+    /// This thread's NNUE accumulators along the current line, kept in step with `pos`
+    /// by `make_move` and `unmake_move` (used only with `options.nnue`).
+    nnue: &'a mut AccumulatorStack,
 }
 
 /// Searches `pos` within `limits` with one thread and returns the best move. Reports
@@ -235,9 +243,11 @@ pub fn think(
     control: &SearchControl,
 ) -> SearchResult {
     let mut eval_cache = EvalCache::new();
+    let mut nnue = AccumulatorStack::new();
     let main = threads::ThreadState {
         histories,
         eval_cache: &mut eval_cache,
+        nnue: &mut nnue,
     };
     threads::search(
         pos,
@@ -312,7 +322,9 @@ impl<'a> Searcher<'a> {
             lmr: lmr_table(),
             tb: TbUse::default(),
             eval_cache: state.eval_cache,
+            nnue: state.nnue,
         };
+        searcher.reset_nnue();
         searcher.setup_tablebases();
         searcher
     }
@@ -351,7 +363,7 @@ impl<'a> Searcher<'a> {
         shared: &'a Shared<'a>,
     ) -> Searcher<'a> {
         let time = TimeManager::new(&setup.limits, setup.options.move_overhead);
-        Searcher {
+        let mut searcher = Searcher {
             id,
             pos: setup.pos,
             tt,
@@ -376,6 +388,68 @@ impl<'a> Searcher<'a> {
             lmr: lmr_table(),
             tb: setup.tb,
             eval_cache: state.eval_cache,
+            nnue: state.nnue,
+        };
+        searcher.reset_nnue();
+        searcher
+    }
+
+    /// Starts the NNUE accumulators at the root (computed from scratch, the only time).
+    fn reset_nnue(&mut self) {
+        if let Some(net) = &self.options.nnue {
+            self.nnue.reset(&self.pos, net);
+        }
+    }
+
+    // The search makes and takes back moves only through these three functions, so that
+    // the position and the NNUE accumulators always describe the same line. (The one
+    // exception, tablebase ranking at the root, makes and unmakes each root move on the
+    // position alone before any evaluation, leaving the root as it was.)
+
+    /// Makes legal move `m`.
+    #[inline(always)]
+    fn make_move(&mut self, m: Move) {
+        if self.options.nnue.is_some() {
+            self.nnue.push(&self.pos, m);
+        }
+        self.pos.make(m);
+    }
+
+    /// Passes the move (null-move pruning).
+    #[inline(always)]
+    fn make_null_move(&mut self) {
+        if self.options.nnue.is_some() {
+            self.nnue.push_null();
+        }
+        self.pos.make_null();
+    }
+
+    /// Takes back the last move or null move.
+    #[inline(always)]
+    fn unmake_move(&mut self) {
+        if self.options.nnue.is_some() {
+            self.nnue.pop();
+        }
+        self.pos.unmake();
+    }
+
+    /// The static evaluation of the current position for the side to move: the network's
+    /// when there is one, else the hand-crafted evaluation.
+    #[inline(always)]
+    fn evaluate(&mut self) -> i32 {
+        match &self.options.nnue {
+            Some(net) => {
+                let score = self.nnue.evaluate(&self.pos, net);
+                // Builds with debug assertions (the tests) check now and then that the
+                // incremental accumulators still describe the position the search is in.
+                debug_assert!(
+                    !self.nodes.is_multiple_of(97) || score == net.evaluate(&self.pos),
+                    "NNUE accumulators out of step at {}",
+                    self.pos.fen()
+                );
+                score
+            }
+            None => crate::eval::evaluate(&self.pos, self.eval_cache),
         }
     }
 
@@ -613,7 +687,7 @@ impl<'a> Searcher<'a> {
                 .piece_on(m.from())
                 .map(|piece| PieceTo { piece, to: m.to() });
             self.stack[0].moved = moved;
-            self.pos.make(m);
+            self.make_move(m);
             self.nodes += 1;
             let new_depth = depth - 1 + self.pos.in_check() as i32;
             let score = if i == self.pv_index {
@@ -626,7 +700,7 @@ impl<'a> Searcher<'a> {
                     s
                 }
             };
-            self.pos.unmake();
+            self.unmake_move();
             if self.stopped {
                 return best;
             }

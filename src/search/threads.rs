@@ -31,6 +31,7 @@ use super::tt::TranspositionTable;
 use super::{RootMove, SearchControl, SearchOptions, SearchResult, Searcher};
 use crate::chess::{Move, Position};
 use crate::eval::EvalCache;
+use crate::eval::nnue::AccumulatorStack;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 
@@ -44,6 +45,9 @@ pub const STACK_BYTES: usize = 64 * 1024 * 1024;
 pub(super) struct ThreadData {
     histories: Histories,
     eval_cache: EvalCache,
+    /// The NNUE accumulators of the thread's search line (rebuilt at each root; kept
+    /// only so that their memory is reused).
+    nnue: AccumulatorStack,
 }
 
 impl ThreadData {
@@ -51,6 +55,7 @@ impl ThreadData {
         ThreadState {
             histories: &mut self.histories,
             eval_cache: &mut self.eval_cache,
+            nnue: &mut self.nnue,
         }
     }
 }
@@ -59,6 +64,7 @@ impl ThreadData {
 pub(super) struct ThreadState<'a> {
     pub(super) histories: &'a mut Histories,
     pub(super) eval_cache: &'a mut EvalCache,
+    pub(super) nnue: &'a mut AccumulatorStack,
 }
 
 /// The search threads of an engine (the `Threads` option) and their per-thread state.

@@ -6,12 +6,19 @@
 //! With more threads (`tarpon bench 11 2`) it measures the parallel search instead: its
 //! node count varies from run to run, but the speed (nps) and the time each position takes
 //! to reach the depth (time to depth) compare with one thread.
+//!
+//! `tarpon bench` evaluates with the embedded network, as the engine does by default, so
+//! the signature depends on `nets/default.nnue` too; `bench` in the UCI loop follows the
+//! session's `Use NNUE` and `EvalFile` (`setoption name Use NNUE value false` then `bench`
+//! gives the hand-crafted evaluation's signature).
 
 use crate::chess::Position;
+use crate::eval::nnue::Net;
 use crate::search::threads::SearchThreads;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchControl, SearchOptions};
+use std::sync::Arc;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 11;
@@ -72,9 +79,9 @@ pub const POSITIONS: [&str; 50] = [
     "4k3/3q4/8/8/8/8/3Q4/4K3 w - - 0 1",
 ];
 
-/// Runs the benchmark with one thread and the default table, calling `print` with each
-/// line of output: one per position and, last, `<nodes> nodes <nps> nps`. Returns the node
-/// total: the signature.
+/// Runs the benchmark with one thread, the default table and the default evaluation (the
+/// embedded network), calling `print` with each line of output: one per position and,
+/// last, `<nodes> nodes <nps> nps`. Returns the node total: the signature.
 pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
     run_with(depth, 1, DEFAULT_HASH_MB, print)
 }
@@ -82,11 +89,25 @@ pub fn run(depth: i32, print: &mut dyn FnMut(&str)) -> u64 {
 /// [`run`] with `threads` search threads and a table of `hash_mb` MiB. Each position line
 /// shows the time it took to reach `depth`.
 pub fn run_with(depth: i32, threads: usize, hash_mb: usize, print: &mut dyn FnMut(&str)) -> u64 {
+    let nnue = SearchOptions::default().nnue;
+    run_with_eval(depth, threads, hash_mb, nnue, print)
+}
+
+/// [`run_with`] evaluating with the network `nnue`, or with the hand-crafted evaluation
+/// for `None` (the UCI `bench` passes the session's `Use NNUE` and `EvalFile`).
+pub fn run_with_eval(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    nnue: Option<Arc<Net>>,
+    print: &mut dyn FnMut(&str),
+) -> u64 {
     let tt = TranspositionTable::new(hash_mb);
     let mut threads = SearchThreads::new(threads);
     let control = SearchControl::default();
     let options = SearchOptions {
         report: None,
+        nnue,
         ..SearchOptions::default()
     };
     let start = Instant::now();

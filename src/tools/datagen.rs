@@ -632,8 +632,11 @@ fn search(
         nodes: Some(shared.options.nodes),
         ..Limits::default()
     };
+    // The hand-crafted evaluation, whatever the default: datagen bootstraps the network's
+    // training data, and a run must not change with the network embedded in the binary.
     let options = SearchOptions {
         report: None,
+        nnue: None,
         ..SearchOptions::default()
     };
     let result = think(pos, limits, &[], options, tt, histories, shared.control);

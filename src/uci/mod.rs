@@ -26,7 +26,7 @@ use crate::chess::fen::START_FEN;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{parse_uci, to_uci};
 use crate::chess::{Move, Position, Square};
-use crate::eval;
+use crate::eval::nnue::{self, EMBEDDED_NAME, Net};
 use crate::search::skill::Skill;
 use crate::search::threads::{self, SearchThreads};
 use crate::search::timeman::Limits;
@@ -86,6 +86,9 @@ pub struct Uci {
     setup_en_passant: Option<Square>,
     /// The Syzygy tables of `SyzygyPath`, if any loaded.
     tablebases: Option<Arc<Tablebases>>,
+    /// The network of `EvalFile` (the embedded one by default); the search uses it while
+    /// `Use NNUE` is on.
+    network: Arc<Net>,
 }
 
 impl Default for Uci {
@@ -121,6 +124,7 @@ impl Uci {
             book: None,
             setup_en_passant: None,
             tablebases: None,
+            network: Net::embedded(),
         }
     }
 
@@ -198,7 +202,8 @@ impl Uci {
                 }
             }
             "eval" => {
-                for line in eval::trace(&self.position).lines() {
+                let text = nnue::eval_text(&self.position, &self.network, self.options.use_nnue);
+                for line in text.lines() {
                     self.say(line);
                 }
             }
@@ -226,7 +231,10 @@ impl Uci {
                 };
                 let out = self.out.clone();
                 let print = &mut |line: &str| out(line);
-                bench::run_with(depth as i32, threads as usize, hash as usize, print);
+                // The session's evaluation (`Use NNUE`, `EvalFile`): the defaults give the
+                // signature of `tarpon bench`.
+                let nnue = self.nnue();
+                bench::run_with_eval(depth as i32, threads as usize, hash as usize, nnue, print);
             }
             "d" => self.display(),
             "quit" => {
@@ -286,7 +294,36 @@ impl Uci {
             Change::LimitStrength(on) => self.options.limit_strength = on,
             Change::Elo(elo) => self.options.elo = elo,
             Change::SkillLevel(level) => self.options.skill_level = level,
+            Change::UseNnue(on) => self.options.use_nnue = on,
+            Change::EvalFile(path) => self.load_network(path),
         }
+    }
+
+    /// `EvalFile`: reads the network at `path` (`<embedded>`: the one in the binary). A
+    /// file that cannot be read or is not a network this build can use is reported, and
+    /// the network in use stays. A running search keeps the network it started with.
+    fn load_network(&mut self, path: String) {
+        let loaded = if path == EMBEDDED_NAME {
+            Ok(Net::embedded())
+        } else {
+            Net::load(&path).map(Arc::new)
+        };
+        match loaded {
+            Ok(net) => {
+                self.say(&format!("info string EvalFile: using network {path}"));
+                self.network = net;
+                self.options.eval_file = path;
+            }
+            Err(e) => self.error(&format!(
+                "EvalFile {path}: {e}; still using network {}",
+                self.options.eval_file
+            )),
+        }
+    }
+
+    /// The network the next search evaluates with: `None` for the hand-crafted evaluation.
+    fn nnue(&self) -> Option<Arc<Net>> {
+        self.options.use_nnue.then(|| self.network.clone())
     }
 
     /// Reads the book once both `OwnBook` and `BookFile` are set (GUIs send them in either
@@ -409,6 +446,7 @@ impl Uci {
                 self.options.elo,
                 self.options.skill_level,
             ),
+            nnue: self.nnue(),
         };
         let spawned = std::thread::Builder::new()
             .name("search".to_string())

@@ -31,6 +31,10 @@ pub struct Options {
     pub elo: i32,
     /// `Skill Level`, 0..=20; 20 is full strength. `UCI_LimitStrength` overrides it.
     pub skill_level: i32,
+    /// `Use NNUE`: evaluate with the network; the hand-crafted evaluation otherwise.
+    pub use_nnue: bool,
+    /// `EvalFile`: the network file in use, or `<embedded>` for the one in the binary.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -54,10 +58,13 @@ impl Default for Options {
             limit_strength: false,
             elo: 1500,
             skill_level: skill::LEVEL_MAX,
+            use_nnue: true,
+            eval_file: EMBEDDED_NAME.to_string(),
         }
     }
 }
 
+use crate::eval::nnue::EMBEDDED_NAME;
 use crate::search::skill;
 
 pub const HASH_MAX_MB: usize = 65536;
@@ -133,6 +140,8 @@ pub fn declarations() -> Vec<String> {
             d.skill_level,
             skill::LEVEL_MAX
         ),
+        format!("option name Use NNUE type check default {}", d.use_nnue),
+        format!("option name EvalFile type string default {}", d.eval_file),
     ]
 }
 
@@ -159,6 +168,9 @@ pub enum Change {
     LimitStrength(bool),
     Elo(i32),
     SkillLevel(i32),
+    UseNnue(bool),
+    /// A path, or `<embedded>` (also for an empty value) for the embedded network.
+    EvalFile(String),
 }
 
 /// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
@@ -228,6 +240,13 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
             spin(skill::ELO_MAX as u64, skill::ELO_MIN as u64)? as i32,
         )),
         "skill level" => Ok(Change::SkillLevel(spin(skill::LEVEL_MAX as u64, 0)? as i32)),
+        "use nnue" => Ok(Change::UseNnue(check()?)),
+        "evalfile" => Ok(Change::EvalFile(
+            value
+                .filter(|v| !v.is_empty() && *v != EMPTY_STRING)
+                .unwrap_or(EMBEDDED_NAME)
+                .to_string(),
+        )),
         "" => Err(usage.to_string()),
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
     }
@@ -260,6 +279,18 @@ mod tests {
             p("name BookBestMove value false"),
             Ok(Change::BookBestMove(false))
         );
+        assert_eq!(p("name use nnue value FALSE"), Ok(Change::UseNnue(false)));
+        assert_eq!(
+            p("name EvalFile value /nets/My Net.nnue"),
+            Ok(Change::EvalFile("/nets/My Net.nnue".to_string()))
+        );
+        for embedded in ["name EvalFile", "name evalfile value <embedded>"] {
+            assert_eq!(
+                p(embedded),
+                Ok(Change::EvalFile(EMBEDDED_NAME.to_string())),
+                "{embedded}"
+            );
+        }
     }
 
     #[test]
@@ -312,6 +343,8 @@ mod tests {
             "name SyzygyProbeDepth value 0",
             "name SyzygyProbeLimit value 8",
             "name Syzygy50MoveRule value maybe",
+            "name Use NNUE value 1",
+            "name Use NNUE",
             "name Nonsense value 1",
             "name",
             "value 3",

@@ -190,6 +190,33 @@ impl Network {
         out.extend_from_slice(&self.output_bias.to_le_bytes());
         out
     }
+
+    /// A network of random weights from `seed`, for tests and for development before a
+    /// trained network exists (never to play with). The feature weights and hidden biases
+    /// are small enough that a position's accumulator values spread across the clipping
+    /// range `[0, QA]` and a little beyond it on both sides, so that every part of the
+    /// activation is exercised; the output weights are small too, so that scores come out
+    /// at a few hundred centipawns rather than at the evaluation's limits, where distinct
+    /// outputs would be clamped to the same number.
+    pub fn random(seed: u64) -> Network {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut uniform = |n: usize, lo: i32, hi: i32| -> Vec<i16> {
+            (0..n)
+                .map(|_| (lo + rng.below((hi - lo + 1) as u64) as i32) as i16)
+                .collect()
+        };
+        let feature_weights = uniform(INPUTS * HIDDEN, -60, 60);
+        let hidden_biases = uniform(HIDDEN, -100, 300);
+        let output_weights = uniform(2 * HIDDEN, -6, 6);
+        // Up to about a pawn (the bias is in units of QA · QB, see the module docs).
+        let output_bias = i32::from(uniform(1, -4000, 4000)[0]);
+        Network {
+            feature_weights,
+            hidden_biases,
+            output_weights,
+            output_bias,
+        }
+    }
 }
 
 #[cfg(test)]

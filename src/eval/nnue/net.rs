@@ -1,0 +1,292 @@
+//! The network the engine evaluates with: a [`Network`]'s weights laid out for the
+//! kernels, the default network embedded in the binary, and loading another one from a
+//! file (the `EvalFile` option).
+//!
+//! A `Network` keeps the file's flat vectors; here every feature's weight column starts on
+//! a 64-byte boundary (a cache line, and the alignment of any vector width), so that
+//! updating an accumulator touches as few cache lines as possible.
+
+use super::accumulator::Accumulator;
+use super::network::{FILE_SIZE, HIDDEN, INPUTS, Network, NetworkError, QA, QB, SCALE};
+use super::simd::{Kernels, Lanes, MAX_OUTPUT_WEIGHT};
+use crate::chess::{Board, Color};
+use crate::eval::EVAL_LIMIT;
+use std::sync::{Arc, OnceLock};
+
+/// The name of the embedded network, as the `EvalFile` option shows it (and accepts it).
+pub const EMBEDDED_NAME: &str = "<embedded>";
+
+/// The default network, compiled into the binary so that a fresh build plays with it.
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../nets/default.nnue");
+
+/// Lanes on a 64-byte boundary.
+#[repr(C, align(64))]
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Column(pub Lanes);
+
+/// A network ready to evaluate with. Search threads share one through an `Arc`.
+#[derive(Debug)]
+pub struct Net {
+    /// `INPUTS` columns: the weights of feature `f` into each hidden neuron.
+    columns: Vec<Column>,
+    biases: Column,
+    /// The side to move's half, then the other side's.
+    output: [Column; 2],
+    output_bias: i32,
+    /// Where it came from: [`EMBEDDED_NAME`] or the file's path.
+    name: String,
+}
+
+/// Why a network file cannot be used.
+#[derive(Debug)]
+pub enum LoadError {
+    Read(std::io::Error),
+    Format(NetworkError),
+    /// An output weight too large for the output kernel (see `simd.rs`); a network the
+    /// trainer exported never has one.
+    OutputWeight {
+        index: usize,
+        value: i16,
+    },
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            LoadError::Read(e) => write!(f, "cannot read the network file ({e})"),
+            LoadError::Format(e) => write!(f, "{e}"),
+            LoadError::OutputWeight { index, value } => write!(
+                f,
+                "output weight {index} is {value}, beyond the ±{MAX_OUTPUT_WEIGHT} this build can use"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl From<NetworkError> for LoadError {
+    fn from(e: NetworkError) -> LoadError {
+        LoadError::Format(e)
+    }
+}
+
+impl Net {
+    /// Lays out `network` for the kernels, after checking its output weights. `name` says
+    /// where it came from.
+    pub fn from_network(network: &Network, name: &str) -> Result<Net, LoadError> {
+        if let Some((index, &value)) = network
+            .output_weights
+            .iter()
+            .enumerate()
+            .find(|&(_, w)| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return Err(LoadError::OutputWeight { index, value });
+        }
+        let lanes = |values: &[i16]| -> Column {
+            Column(values.try_into().expect("a slice of HIDDEN values"))
+        };
+        Ok(Net {
+            columns: network
+                .feature_weights
+                .chunks_exact(HIDDEN)
+                .map(lanes)
+                .collect(),
+            biases: lanes(&network.hidden_biases),
+            output: [
+                lanes(&network.output_weights[..HIDDEN]),
+                lanes(&network.output_weights[HIDDEN..]),
+            ],
+            output_bias: network.output_bias,
+            name: name.to_string(),
+        })
+    }
+
+    /// Reads a network from file bytes (see `network.rs` for the format).
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Net, LoadError> {
+        Net::from_network(&Network::from_bytes(bytes)?, name)
+    }
+
+    /// Reads the network file at `path`. Only a regular file is read (`EvalFile` set to
+    /// a device or a pipe, `/dev/zero` or a FIFO, would never end or block the engine),
+    /// and no more of it than a network's size, so a huge file costs nothing either.
+    pub fn load(path: &str) -> Result<Net, LoadError> {
+        use std::io::{Error, ErrorKind, Read};
+        // Looked at before opening: opening a FIFO blocks until something writes to it.
+        let metadata = std::fs::metadata(path).map_err(LoadError::Read)?;
+        if !metadata.is_file() {
+            let e = Error::new(ErrorKind::InvalidInput, "not a regular file");
+            return Err(LoadError::Read(e));
+        }
+        let file = std::fs::File::open(path).map_err(LoadError::Read)?;
+        let mut bytes = Vec::with_capacity(FILE_SIZE + 1);
+        file.take(FILE_SIZE as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(LoadError::Read)?;
+        match Network::from_bytes(&bytes) {
+            // Only part of a long file was read: report the whole file's length.
+            Err(NetworkError::WrongLength { expected, .. }) => {
+                Err(LoadError::Format(NetworkError::WrongLength {
+                    expected,
+                    found: usize::try_from(metadata.len()).unwrap_or(usize::MAX),
+                }))
+            }
+            network => Net::from_network(&network?, path),
+        }
+    }
+
+    /// The network embedded in the binary (`nets/default.nnue`), read on first use.
+    pub fn embedded() -> Arc<Net> {
+        static EMBEDDED: OnceLock<Arc<Net>> = OnceLock::new();
+        EMBEDDED
+            .get_or_init(|| {
+                let net = Net::from_bytes(EMBEDDED_BYTES, EMBEDDED_NAME);
+                Arc::new(net.expect("the embedded network is valid (the tests read it)"))
+            })
+            .clone()
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The weights of input feature `feature` (`network::feature_index`).
+    #[inline(always)]
+    pub fn column(&self, feature: usize) -> &Lanes {
+        debug_assert!(feature < INPUTS);
+        &self.columns[feature].0
+    }
+
+    /// Every accumulator starts from these.
+    pub fn biases(&self) -> &Lanes {
+        &self.biases.0
+    }
+
+    /// The score of an up-to-date accumulator for `side` to move, in centipawns from that
+    /// side's point of view: the formula of `network.rs`, held within the evaluation's
+    /// limits (a position is never scored like a mate or a tablebase win).
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, side: Color, kernels: Kernels) -> i32 {
+        let sum = kernels.output(
+            acc.perspective(side),
+            &self.output[0].0,
+            acc.perspective(side.flip()),
+            &self.output[1].0,
+        );
+        // The formula in i64: for any network the trainer writes the i32 version of it
+        // cannot overflow and the result is the same; a random or hand-made file whose
+        // sum is extreme must still not overflow.
+        let scaled = (i64::from(sum / QA) + i64::from(self.output_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        scaled.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// The score of `board` for the side to move, computed from scratch (no accumulator
+    /// stack): for `eval` and for checking the incremental path.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let acc = Accumulator::from_board(board, self);
+        self.output(&acc, board.side_to_move(), Kernels::best())
+    }
+
+    /// [`Net::evaluate`] from White's point of view.
+    pub fn evaluate_white(&self, board: &Board) -> i32 {
+        match board.side_to_move() {
+            Color::White => self.evaluate(board),
+            Color::Black => -self.evaluate(board),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen;
+
+    #[test]
+    fn the_embedded_network_is_valid() {
+        let net = Net::embedded();
+        assert_eq!(net.name(), EMBEDDED_NAME);
+        assert_eq!(
+            Net::from_bytes(EMBEDDED_BYTES, "x").unwrap().columns.len(),
+            INPUTS
+        );
+    }
+
+    #[test]
+    fn columns_are_aligned_to_cache_lines() {
+        let net = Net::from_network(&Network::random(1), "random").unwrap();
+        for f in [0, 1, 383, INPUTS - 1] {
+            assert_eq!(net.column(f).as_ptr() as usize % 64, 0);
+        }
+        assert_eq!(
+            net.column(5)[..],
+            Network::random(1).feature_weights[5 * HIDDEN..6 * HIDDEN]
+        );
+    }
+
+    #[test]
+    fn only_regular_files_of_the_right_size_are_read() {
+        let dir = std::env::temp_dir().join(format!("tarpon-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dir_text = dir.to_str().unwrap();
+        let e = Net::load(dir_text).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let mut bytes = Network::random(4).to_bytes();
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, &bytes).unwrap();
+        let net = Net::load(good.to_str().unwrap()).unwrap();
+        assert_eq!(net.name(), good.to_str().unwrap());
+        // Longer than a network: refused with the file's true length.
+        bytes.extend_from_slice(&[0; 5000]);
+        let long = dir.join("long.nnue");
+        std::fs::write(&long, &bytes).unwrap();
+        let e = Net::load(long.to_str().unwrap()).unwrap_err();
+        let want = NetworkError::WrongLength {
+            expected: FILE_SIZE,
+            found: FILE_SIZE + 5000,
+        };
+        assert!(matches!(&e, LoadError::Format(f) if *f == want), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn output_weights_too_large_for_the_kernel_are_refused() {
+        let mut network = Network::random(2);
+        network.output_weights[300] = MAX_OUTPUT_WEIGHT;
+        network.output_weights[301] = -MAX_OUTPUT_WEIGHT;
+        assert!(Net::from_network(&network, "edge").is_ok());
+        network.output_weights[301] = -MAX_OUTPUT_WEIGHT - 1;
+        let e = Net::from_network(&network, "too big").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                LoadError::OutputWeight {
+                    index: 301,
+                    value: -129
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_output_follows_the_formula_of_the_contract() {
+        // One neuron of the side to move's half at 100, everything else off: the score is
+        // (100 · 100 · w / QA + bias) · SCALE / (QA · QB).
+        let mut network = Network::random(3);
+        network.hidden_biases = vec![-1000; HIDDEN];
+        network.hidden_biases[7] = 100;
+        network.feature_weights = vec![0; INPUTS * HIDDEN];
+        network.output_weights = vec![0; 2 * HIDDEN];
+        network.output_weights[7] = 90;
+        network.output_weights[HIDDEN + 7] = -50;
+        network.output_bias = 5000;
+        let net = Net::from_network(&network, "hand-made").unwrap();
+        let board = fen::parse(fen::START_FEN, false).unwrap();
+        // Both perspectives have neuron 7 at 100.
+        let sum = 100 * 100 * 90 + 100 * 100 * -50;
+        let want = (sum / QA + 5000) * SCALE / (QA * QB);
+        assert_eq!(net.evaluate(&board), want);
+        assert_eq!(net.evaluate_white(&board), want);
+    }
+}
