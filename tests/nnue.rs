@@ -606,11 +606,13 @@ fn eval_file_rejects_bad_files_and_accepts_good_ones() {
     e.send("uci");
     let declared = e.collect_until("uciok", ANSWER, |l| l == "uciok");
     for option in [
-        "option name Use NNUE type check default true".to_string(),
+        "option name Use NNUE type check default false".to_string(),
         format!("option name EvalFile type string default {EMBEDDED_NAME}"),
     ] {
         assert!(declared.contains(&option), "{option} not in {declared:?}");
     }
+    // The network is off by default; this test is about which network the search uses.
+    e.send("setoption name Use NNUE value true");
     e.send(&format!("position fen {MIDDLEGAME}"));
     let (network, nnue, _) = e.eval();
     assert_eq!(network.split(" (").next(), Some("NNUE network: <embedded>"));

@@ -1,7 +1,7 @@
 //! Static evaluation: a tapered, hand-crafted evaluation whose weights `tarpon tune` fits
-//! to game results. The search evaluates with the neural network of [`nnue`] instead
-//! unless `Use NNUE` is off; the hand-crafted evaluation remains for that option, for
-//! `datagen` (the network's training data) and for the `eval` breakdown.
+//! to game results. With `Use NNUE` on, the search evaluates with the neural network of
+//! [`nnue`] instead; the hand-crafted evaluation is the default (until a network beats it),
+//! `datagen`'s evaluation (the network's training data) and the `eval` breakdown.
 //!
 //! Every term adds a middlegame/endgame pair ([`S`]) to the side that has the feature:
 //! material and piece-square tables, pawn structure ([`pawns`]), piece activity
