@@ -16,14 +16,6 @@ use tarpon::chess::notation::parse_uci;
 const ANSWER: Duration = Duration::from_secs(20);
 
 impl Engine {
-    /// Sends `isready` and returns what came before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.collect_until("readyok", ANSWER, |l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
     /// Sends `go` and returns the `bestmove` line, every line before it, and the time.
     fn go(&mut self, go: &str, timeout: Duration) -> (String, Vec<String>, Duration) {
         let start = Instant::now();

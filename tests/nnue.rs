@@ -459,14 +459,6 @@ const ANSWER: Duration = Duration::from_secs(30);
 const SEARCH: Duration = Duration::from_secs(300);
 
 impl Engine {
-    /// Everything the engine says before answering `isready`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.collect_until("readyok", ANSWER, |l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
     /// `go depth <depth>` from `fen`: the bestmove line and the nodes of the last `info`.
     fn search_depth(&mut self, fen: &str, depth: i32) -> (String, u64) {
         self.send(&format!("position fen {fen}"));

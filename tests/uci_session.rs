@@ -29,16 +29,6 @@ const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 
 
 /// The conversations these tests have, on top of the shared driver.
 impl Engine {
-    /// Sends `isready` and returns everything the engine said before `readyok`: the answer
-    /// to the commands sent since the last sync, complete (the loop handles commands in
-    /// order, so `readyok` comes after their output).
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.collect_until("readyok", ANSWER, |l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
     /// Sends `line` and returns its output, which must include an error report.
     fn expect_error(&mut self, line: &str) -> Vec<String> {
         self.send(line);

@@ -57,6 +57,16 @@ impl Engine {
         self.transcript[from..].join("\n")
     }
 
+    /// Sends `isready` and returns everything the engine said before `readyok`: the answer
+    /// to the commands sent since the last sync, complete (the loop handles commands in
+    /// order, so `readyok` comes after their output).
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.collect_until("readyok", Duration::from_secs(30), |l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
     pub fn send(&mut self, line: &str) {
         self.send_raw(&format!("{line}\n"));
     }
