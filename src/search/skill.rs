@@ -75,8 +75,7 @@ impl Skill {
 
     /// The most nodes the search may spend on a move.
     pub fn nodes(&self) -> u64 {
-        let steps = f64::from(self.elo - ELO_MIN) / 100.0;
-        (NODES_AT_MIN * NODE_GROWTH.powf(steps)) as u64
+        (NODES_AT_MIN * NODE_GROWTH.powf(self.steps())) as u64
     }
 
     /// The limits and options of a search at this strength: at most `nodes()` nodes (and
@@ -96,8 +95,12 @@ impl Skill {
 
     /// The temperature of the move choice, in centipawns.
     pub fn temperature(&self) -> f64 {
-        let steps = f64::from(self.elo - ELO_MIN) / 100.0;
-        TEMPERATURE_AT_MIN * TEMPERATURE_DECAY.powf(steps)
+        TEMPERATURE_AT_MIN * TEMPERATURE_DECAY.powf(self.steps())
+    }
+
+    /// Steps of 100 Elo above `ELO_MIN`: both curves are geometric in them.
+    fn steps(&self) -> f64 {
+        f64::from(self.elo - ELO_MIN) / 100.0
     }
 
     /// Chooses among the searched candidates, each a move with its score (centipawns for
@@ -184,7 +187,7 @@ mod tests {
         for elo in [2400, 2000, 1600, 1200, 800] {
             let c = counts(elo);
             // The best is chosen most, the close second more than the blunder, and the
-            // blunder seldom (at 800 about one time in ten, when it was a candidate).
+            // blunder seldom (even at 800, fewer than one time in a hundred).
             assert!(c[0] > c[1] && c[1] > c[2], "{elo}: {c:?}");
             assert!(c[2] < 1200, "{elo}: {c:?}");
             // A weaker setting strays from the best move more often.
