@@ -177,6 +177,9 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
         /// Read at most this many records of the training files
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
+        /// Show each training position mirrored left to right (a1 <-> h1) half the time, at random
+        #[arg(long)]
+        mirror: bool,
     },
     /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
     #[command(
@@ -482,6 +485,7 @@ fn main() -> ExitCode {
             resume,
             max_score,
             max_positions,
+            mirror,
         }) => exit_status(tarpon::tools::train::run(&tarpon::tools::train::Options {
             files,
             validation,
@@ -499,6 +503,7 @@ fn main() -> ExitCode {
             resume,
             max_score,
             max_positions,
+            mirror,
         })),
         Some(Command::Datagen {
             output,

@@ -6,6 +6,10 @@
 use super::data::{self, Record};
 use super::model::{Layout, Net, Objective, Scratch};
 
+/// The bit of a batch entry that asks for the position's mirror image (see
+/// [`data::features_of`]); the other bits are the record's index.
+pub const MIRRORED: u32 = 1 << 31;
+
 /// One thread's gradient buffer and working memory, kept from batch to batch.
 pub struct Worker {
     grad: Vec<f32>,
@@ -22,7 +26,8 @@ pub fn workers(layout: Layout, threads: usize) -> Vec<Worker> {
         .collect()
 }
 
-/// The mean gradient of the loss over the positions `batch` (indices into `records`),
+/// The mean gradient of the loss over the positions `batch` (indices into `records`,
+/// with [`MIRRORED`] set for those to be seen mirrored),
 /// left in the first worker's buffer and returned with the summed loss.
 pub fn gradient<'w>(
     net: &Net,
@@ -42,8 +47,8 @@ pub fn gradient<'w>(
                     worker.grad.fill(0.0);
                     let mut loss = 0.0;
                     for &i in part {
-                        let record = &records[i as usize];
-                        let features = data::features(record);
+                        let record = &records[(i & !MIRRORED) as usize];
+                        let features = data::features_of(record, i & MIRRORED != 0);
                         let out = net.forward(&features, &mut worker.scratch);
                         let target = objective.target(data::score(record), data::result(record));
                         let (l, d_out) = objective.loss(out, target);

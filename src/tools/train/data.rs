@@ -44,6 +44,15 @@ impl Features {
 /// White moved the mirror is Black's own; when Black moved, `s ^ 56` undoes the stored
 /// mirror and gives White's real square.)
 pub fn features(record: &Record) -> Features {
+    features_of(record, false)
+}
+
+/// The inputs of a record, or with `mirrored` those of its mirror image across the d/e
+/// file boundary (a1 ↔ h1). Chess is the same game reflected left to right once castling
+/// is gone, and the records keep no castling rights, so the mirror is a second, equally
+/// true training position: `--mirror` uses it to double what a data set teaches.
+pub fn features_of(record: &Record, mirrored: bool) -> Features {
+    let flip = if mirrored { 7 } else { 0 };
     let mut out = Features {
         count: 0,
         stm: [0; 32],
@@ -51,8 +60,9 @@ pub fn features(record: &Record) -> Features {
     };
     let mut occupied = u64::from_le_bytes(record[0..8].try_into().unwrap_or([0; 8]));
     while occupied != 0 && out.count < 32 {
-        let square = occupied.trailing_zeros() as usize;
+        let stored = occupied.trailing_zeros() as usize;
         occupied &= occupied - 1;
+        let square = stored ^ flip;
         let code = usize::from((record[8 + out.count / 2] >> (4 * (out.count % 2))) & 15);
         let (colour, kind) = (code >> 3, code & 7);
         out.stm[out.count] = (colour * 384 + kind * 64 + square) as u16;
@@ -226,6 +236,38 @@ mod tests {
             );
         }
         assert!(black_to_move > 1000, "{black_to_move}");
+    }
+
+    /// The FEN of `board` reflected left to right (a1 <-> h1), without castling rights or
+    /// en passant square, which the records do not keep.
+    fn mirrored_fen(board: &Board) -> String {
+        let text = fen::to_fen(board);
+        let fields: Vec<&str> = text.split(' ').collect();
+        let ranks: Vec<String> = fields[0]
+            .split('/')
+            .map(|rank| rank.chars().rev().collect())
+            .collect();
+        format!("{} {} - - 0 1", ranks.join("/"), fields[1])
+    }
+
+    #[test]
+    fn mirrored_inputs_are_those_of_the_mirrored_position() {
+        let boards = random_positions(1000, 12);
+        for board in &boards {
+            let record = bulletformat::pack(board, 0, GameResult::Draw, false).unwrap();
+            let mirror = fen::parse(&mirrored_fen(board), false).unwrap();
+            let us = board.side_to_move();
+            let f = features_of(&record, true);
+            let text = fen::to_fen(&mirror);
+            assert_eq!(sorted(f.stm()), engine_features(&mirror, us), "{text}");
+            assert_eq!(
+                sorted(f.other()),
+                engine_features(&mirror, us.flip()),
+                "{text}"
+            );
+            // Not mirrored, the inputs are the plain ones.
+            assert_eq!(features_of(&record, false), features(&record));
+        }
     }
 
     #[test]
