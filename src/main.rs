@@ -120,8 +120,8 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
     #[command(
         after_help = "Reads 32-byte bulletformat records (tarpon datagen output) into memory and trains the \
 network (768 inputs -> hidden x 2 perspectives -> 1, SCReLU) with Adam on the squared error between \
-sigmoid(output * 400 / scale) and the target lambda * result + (1 - lambda) * sigmoid(score / scale). \
-Each epoch shuffles all positions; the learning rate drops to a tenth after --lr-drop. Writes the \
+sigmoid(output * 400 / scale) and the target lambda * result + (1 - lambda) * sigmoid(score / scale), \
+the scale fitted to the data's scores and results unless --scale gives it. Each epoch shuffles all positions; the learning rate drops to a tenth after --lr-drop. Writes the \
 quantised network to --output at the end and, with --checkpoint-dir, a checkpoint and a network \
 after every epoch. See docs/nnue.md.\n\n\
 Examples:\n  tarpon train data.bin --output net.nnue\n  \
@@ -153,9 +153,9 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
         /// Weight of the game result in the target; the search score gets 1 - lambda
         #[arg(long, default_value_t = tr().lambda)]
         lambda: f32,
-        /// Sigmoid scale K in centipawns: sigmoid(score / K) is a score's expected result
-        #[arg(long, value_name = "K", default_value_t = tr().scale)]
-        scale: f32,
+        /// Sigmoid scale K in centipawns: sigmoid(score / K) is a score's expected result (default: fitted to the data)
+        #[arg(long, value_name = "K")]
+        scale: Option<f32>,
         /// Hidden neurons per perspective (the engine reads only its own size)
         #[arg(long, value_name = "N", default_value_t = tr().hidden as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
         hidden: u32,
