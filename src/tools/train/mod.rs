@@ -187,19 +187,8 @@ pub fn fit_scale(records: &[Record]) -> f32 {
             })
             .sum()
     };
-    // Golden-section search: the error has one minimum between these bounds.
-    let (mut lo, mut hi) = (20.0_f64, 2000.0_f64);
-    let ratio = (5.0_f64.sqrt() - 1.0) / 2.0;
-    while hi - lo > 0.05 {
-        let a = hi - ratio * (hi - lo);
-        let b = lo + ratio * (hi - lo);
-        if error(a) <= error(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (((lo + hi) / 2.0) * 10.0).round() as f32 / 10.0
+    let k = crate::tools::tune::model::golden_section_min(20.0, 2000.0, error);
+    (k * 10.0).round() as f32 / 10.0
 }
 
 /// [`epoch_order`] with a coin flipped for every position, from another generator seeded

@@ -352,24 +352,30 @@ pub fn fit_k(data: &Dataset, w: &Weights, indices: &[u32]) -> f64 {
             .map(|(v, e)| (sigmoid(k, *v) - target.of(e)).powi(2))
             .sum::<f64>()
     };
+    golden_section_min(1e-4, 0.05, loss_at)
+}
+
+/// The `x` in `[lo, hi]` where `f` is least, for an `f` with a single minimum there
+/// (golden-section search: 60 steps shrink the interval to 0.618^60, about 3e-13, of
+/// its width, each step evaluating `f` once).
+pub fn golden_section_min(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut lo, mut hi) = (1e-4, 0.05);
     let mut a = hi - ratio * (hi - lo);
     let mut b = lo + ratio * (hi - lo);
-    let (mut fa, mut fb) = (loss_at(a), loss_at(b));
+    let (mut fa, mut fb) = (f(a), f(b));
     for _ in 0..60 {
         if fa < fb {
             hi = b;
             b = a;
             fb = fa;
             a = hi - ratio * (hi - lo);
-            fa = loss_at(a);
+            fa = f(a);
         } else {
             lo = a;
             a = b;
             fa = fb;
             b = lo + ratio * (hi - lo);
-            fb = loss_at(b);
+            fb = f(b);
         }
     }
     (lo + hi) / 2.0
