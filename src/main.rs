@@ -119,7 +119,7 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
     /// Train an NNUE evaluation network on datagen data and write it in the engine's format
     #[command(
         after_help = "Reads 32-byte bulletformat records (tarpon datagen output) into memory and trains the \
-network (768 inputs -> hidden x 2 perspectives -> 1, SCReLU) with Adam on the squared error between \
+network (768 inputs -> hidden x 2 perspectives -> 1 output of 8 buckets chosen by the piece count, SCReLU) with Adam on the squared error between \
 sigmoid(output * 400 / scale) and the target lambda * result + (1 - lambda) * sigmoid(score / scale), \
 the scale fitted to the data's scores and results unless --scale gives it. Each epoch shuffles all positions; the learning rate drops to a tenth after --lr-drop. Writes the \
 quantised network to --output at the end and, with --checkpoint-dir, a checkpoint and a network \
@@ -159,6 +159,9 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
         /// Hidden neurons per perspective (the engine reads only its own size)
         #[arg(long, value_name = "N", default_value_t = tr().hidden as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
         hidden: u32,
+        /// Output buckets by piece count (the engine reads only its own number, 8)
+        #[arg(long, value_name = "N", default_value_t = tr().buckets as u8, value_parser = clap::value_parser!(u8).range(1..=8))]
+        output_buckets: u8,
         /// Worker threads
         #[arg(long, default_value_t = tr().threads as u16, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
@@ -479,6 +482,7 @@ fn main() -> ExitCode {
             lambda,
             scale,
             hidden,
+            output_buckets,
             threads,
             seed,
             checkpoint_dir,
@@ -497,6 +501,7 @@ fn main() -> ExitCode {
             lambda,
             scale,
             hidden: hidden as usize,
+            buckets: output_buckets.into(),
             threads: threads.into(),
             seed,
             checkpoint_dir,

@@ -56,6 +56,19 @@ pub const SCALE_MAX: i32 = 64;
 /// advantage it cannot turn into progress is worth less and less.
 pub const FIFTY_MOVE_BASE: i32 = 200;
 
+/// The halfmove clock as the fifty-move scaling counts it: in plies, at most 100.
+#[inline(always)]
+pub fn fifty_move_clock(board: &Board) -> i32 {
+    i32::from(board.halfmove_clock()).min(100)
+}
+
+/// `score` shrunk as the fifty-move counter runs up (see [`FIFTY_MOVE_BASE`]); both the
+/// hand-crafted evaluation and the network's score go through it. Rounds towards zero.
+#[inline(always)]
+pub fn fifty_move_scaled(score: i32, board: &Board) -> i32 {
+    score * (FIFTY_MOVE_BASE - fifty_move_clock(board)) / FIFTY_MOVE_BASE
+}
+
 /// Static scores stay well inside the range of real (non-mate) search scores.
 pub const EVAL_LIMIT: i32 = 10_000;
 
@@ -295,9 +308,8 @@ impl<'a, T: Tracer> Eval<'a, T> {
             Color::Black
         };
         let scale = endgame::scale_factor(self.board, ahead);
-        let halfmove = (self.board.halfmove_clock() as i32).min(100);
-        let scaled = tapered * scale / SCALE_MAX;
-        let white = (scaled * (FIFTY_MOVE_BASE - halfmove) / FIFTY_MOVE_BASE)
+        let halfmove = fifty_move_clock(self.board);
+        let white = fifty_move_scaled(tapered * scale / SCALE_MAX, self.board)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         self.t.finish(&Blend {
             total,

@@ -7,10 +7,12 @@
 //! updating an accumulator touches as few cache lines as possible.
 
 use super::accumulator::Accumulator;
-use super::network::{FILE_SIZE, HIDDEN, INPUTS, Network, NetworkError, QA, QB, SCALE};
+use super::network::{
+    FILE_SIZE, HIDDEN, INPUTS, Network, NetworkError, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
+};
 use super::simd::{Kernels, Lanes, MAX_OUTPUT_WEIGHT};
 use crate::chess::{Board, Color};
-use crate::eval::EVAL_LIMIT;
+use crate::eval::{EVAL_LIMIT, fifty_move_scaled};
 use std::sync::{Arc, OnceLock};
 
 /// The name of the embedded network, as the `EvalFile` option shows it (and accepts it).
@@ -30,9 +32,10 @@ pub struct Net {
     /// `INPUTS` columns: the weights of feature `f` into each hidden neuron.
     columns: Vec<Column>,
     biases: Column,
-    /// The side to move's half, then the other side's.
-    output: [Column; 2],
-    output_bias: i32,
+    /// Each output bucket's weights: the side to move's half, then the other side's.
+    output: Vec<[Column; 2]>,
+    /// Each output bucket's bias.
+    output_biases: Vec<i32>,
     /// Where it came from: [`EMBEDDED_NAME`] or the file's path.
     name: String,
 }
@@ -93,11 +96,12 @@ impl Net {
                 .map(lanes)
                 .collect(),
             biases: lanes(&network.hidden_biases),
-            output: [
-                lanes(&network.output_weights[..HIDDEN]),
-                lanes(&network.output_weights[HIDDEN..]),
-            ],
-            output_bias: network.output_bias,
+            output: network
+                .output_weights
+                .chunks_exact(2 * HIDDEN)
+                .map(|w| [lanes(&w[..HIDDEN]), lanes(&w[HIDDEN..])])
+                .collect(),
+            output_biases: network.output_biases.clone(),
             name: name.to_string(),
         })
     }
@@ -162,30 +166,42 @@ impl Net {
         &self.biases.0
     }
 
-    /// The score of an up-to-date accumulator for `side` to move, in centipawns from that
-    /// side's point of view: the formula of `network.rs`, held within the evaluation's
-    /// limits (a position is never scored like a mate or a tablebase win).
+    /// The network's output for an up-to-date accumulator for `side` to move, through
+    /// output `bucket`, in centipawns from that side's point of view: the formula of
+    /// `network.rs`, held within the evaluation's limits (a position is never scored like
+    /// a mate or a tablebase win).
     #[inline]
-    pub fn output(&self, acc: &Accumulator, side: Color, kernels: Kernels) -> i32 {
+    pub fn output(&self, acc: &Accumulator, side: Color, bucket: usize, kernels: Kernels) -> i32 {
+        let [w_us, w_them] = &self.output[bucket];
         let sum = kernels.output(
             acc.perspective(side),
-            &self.output[0].0,
+            &w_us.0,
             acc.perspective(side.flip()),
-            &self.output[1].0,
+            &w_them.0,
         );
         // The formula in i64: for any network the trainer writes the i32 version of it
         // cannot overflow and the result is the same; a random or hand-made file whose
         // sum is extreme must still not overflow.
-        let scaled = (i64::from(sum / QA) + i64::from(self.output_bias)) * i64::from(SCALE)
-            / i64::from(QA * QB);
+        let bias = i64::from(self.output_biases[bucket]);
+        let scaled = (i64::from(sum / QA) + bias) * i64::from(SCALE) / i64::from(QA * QB);
         scaled.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// The evaluation of `board` for the side to move, given its up-to-date accumulator:
+    /// the output of the position's bucket, shrunk as the fifty-move counter runs up (the
+    /// network cannot see the counter; the hand-crafted evaluation shrinks the same way).
+    #[inline]
+    pub fn score(&self, acc: &Accumulator, board: &Board, kernels: Kernels) -> i32 {
+        let bucket = output_bucket(board.occupied().count() as usize, OUTPUT_BUCKETS);
+        let out = self.output(acc, board.side_to_move(), bucket, kernels);
+        fifty_move_scaled(out, board)
     }
 
     /// The score of `board` for the side to move, computed from scratch (no accumulator
     /// stack): for `eval` and for checking the incremental path.
     pub fn evaluate(&self, board: &Board) -> i32 {
         let acc = Accumulator::from_board(board, self);
-        self.output(&acc, board.side_to_move(), Kernels::best())
+        self.score(&acc, board, Kernels::best())
     }
 
     /// [`Net::evaluate`] from White's point of view.
@@ -252,16 +268,16 @@ mod tests {
     #[test]
     fn output_weights_too_large_for_the_kernel_are_refused() {
         let mut network = Network::random(2);
-        network.output_weights[300] = MAX_OUTPUT_WEIGHT;
-        network.output_weights[301] = -MAX_OUTPUT_WEIGHT;
+        network.output_weights[3000] = MAX_OUTPUT_WEIGHT;
+        network.output_weights[3001] = -MAX_OUTPUT_WEIGHT;
         assert!(Net::from_network(&network, "edge").is_ok());
-        network.output_weights[301] = -MAX_OUTPUT_WEIGHT - 1;
+        network.output_weights[3001] = -MAX_OUTPUT_WEIGHT - 1;
         let e = Net::from_network(&network, "too big").unwrap_err();
         assert!(
             matches!(
                 e,
                 LoadError::OutputWeight {
-                    index: 301,
+                    index: 3001,
                     value: -129
                 }
             ),
@@ -271,22 +287,32 @@ mod tests {
 
     #[test]
     fn the_output_follows_the_formula_of_the_contract() {
-        // One neuron of the side to move's half at 100, everything else off: the score is
-        // (100 · 100 · w / QA + bias) · SCALE / (QA · QB).
+        // One neuron at 100 in both perspectives, everything else off: the score is
+        // (100 · 100 · (w_us + w_them) / QA + bias) · SCALE / (QA · QB) with the weights
+        // and bias of the position's bucket, then shrunk by the fifty-move scaling.
         let mut network = Network::random(3);
         network.hidden_biases = vec![-1000; HIDDEN];
         network.hidden_biases[7] = 100;
         network.feature_weights = vec![0; INPUTS * HIDDEN];
-        network.output_weights = vec![0; 2 * HIDDEN];
-        network.output_weights[7] = 90;
-        network.output_weights[HIDDEN + 7] = -50;
-        network.output_bias = 5000;
+        network.output_weights = vec![0; OUTPUT_BUCKETS * 2 * HIDDEN];
+        for b in 0..OUTPUT_BUCKETS {
+            network.output_weights[2 * b * HIDDEN + 7] = 90 - 10 * b as i16;
+            network.output_weights[(2 * b + 1) * HIDDEN + 7] = -50;
+            network.output_biases[b] = 5000 + 300 * b as i32;
+        }
         let net = Net::from_network(&network, "hand-made").unwrap();
-        let board = fen::parse(fen::START_FEN, false).unwrap();
-        // Both perspectives have neuron 7 at 100.
-        let sum = 100 * 100 * 90 + 100 * 100 * -50;
-        let want = (sum / QA + 5000) * SCALE / (QA * QB);
-        assert_eq!(net.evaluate(&board), want);
-        assert_eq!(net.evaluate_white(&board), want);
+        let want = |b: i32| {
+            let sum = 100 * 100 * (90 - 10 * b) + 100 * 100 * -50;
+            (sum / QA + 5000 + 300 * b) * SCALE / (QA * QB)
+        };
+        // 32 pieces: bucket 7, clock 0.
+        let start = fen::parse(fen::START_FEN, false).unwrap();
+        assert_eq!(net.evaluate(&start), want(7));
+        assert_eq!(net.evaluate_white(&start), want(7));
+        // Six pieces: bucket 1; the clock at 40 plies takes a fifth off.
+        let ending = fen::parse("8/5k2/3p4/8/2PB4/4K3/6r1/8 b - - 40 70", false).unwrap();
+        assert_eq!(net.evaluate(&ending), want(1) * 160 / 200);
+        assert_eq!(net.evaluate_white(&ending), -want(1) * 160 / 200);
+        assert_ne!(want(1), want(7));
     }
 }

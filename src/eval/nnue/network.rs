@@ -9,14 +9,20 @@
 //! inputs of a perspective feed a hidden layer of [`HIDDEN`] neurons (the *accumulator*;
 //! the feature weights are shared by both perspectives). The side to move's accumulator
 //! and then the other side's are concatenated, passed through a squared clipped ReLU,
-//! `screlu(x) = clamp(x, 0, 1)²`, and a single output neuron gives the score for the side
-//! to move, scaled by [`SCALE`] to centipawns.
+//! `screlu(x) = clamp(x, 0, 1)²`, and an output neuron gives the score for the side to
+//! move, scaled by [`SCALE`] to centipawns.
+//!
+//! There are [`OUTPUT_BUCKETS`] output neurons, of which a position uses one, chosen by
+//! how many pieces are on the board ([`output_bucket`]): the hidden layer is shared, but
+//! what its neurons are worth is learned separately for the opening, the middlegame and
+//! each stage of the ending (a passed pawn's neuron matters more with fewer pieces). The
+//! accumulators do not depend on the bucket, so this costs the engine nothing.
 //!
 //! # Quantisation
 //!
 //! Training is in floating point; the engine computes in integers. Feature weights and
 //! hidden biases are multiplied by [`QA`] and stored as `i16`, output weights by [`QB`]
-//! as `i16`, and the output bias by `QA * QB` as `i32`. The trainer clips feature weights
+//! as `i16`, and the output biases by `QA * QB` as `i32`. The trainer clips feature weights
 //! and output weights to ±[`WEIGHT_CLIP`] before quantising, which keeps an accumulator
 //! inside `i16` and a clipped activation times an output weight inside `i16` (255 × 127 <
 //! 32767), the product the SIMD kernels form.
@@ -24,11 +30,12 @@
 //! With `a` the accumulator value clipped to `[0, QA]`, the engine computes
 //!
 //! ```text
-//! sum   = Σ a · a · w_out                      (i32, wrapping; over both halves)
-//! score = (sum / QA + bias_out) · SCALE / (QA · QB)   (integer division, toward zero)
+//! sum   = Σ a · a · w_out[b]                   (i32, wrapping; over both halves)
+//! score = (sum / QA + bias_out[b]) · SCALE / (QA · QB)   (integer division, toward zero)
 //! ```
 //!
-//! which is the floating-point network's output times `SCALE`, up to rounding.
+//! with `b` the position's output bucket, which is the floating-point network's output
+//! times `SCALE`, up to rounding.
 //!
 //! # File format (all integers little-endian)
 //!
@@ -37,10 +44,11 @@
 //! | 0..8                 | magic `TARPNNUE`                                           |
 //! | 8..12                | `u32` format version, [`VERSION`]                          |
 //! | 12..16               | `u32` hidden size, must equal [`HIDDEN`]                   |
+//! | 16..20               | `u32` output buckets, must equal [`OUTPUT_BUCKETS`]        |
 //! | then                 | `i16` feature weights, 768 × HIDDEN, feature by feature (the HIDDEN weights of feature 0, then of feature 1, ...) |
 //! | then                 | `i16` hidden biases, HIDDEN                                |
-//! | then                 | `i16` output weights, 2 × HIDDEN: side to move's half first |
-//! | then                 | `i32` output bias                                          |
+//! | then                 | `i16` output weights, OUTPUT_BUCKETS × 2 × HIDDEN: bucket by bucket, each the side to move's half first |
+//! | then                 | `i32` output biases, OUTPUT_BUCKETS                        |
 //!
 //! Nothing follows; a file of any other length is rejected.
 
@@ -59,12 +67,31 @@ pub const SCALE: i32 = 400;
 /// Feature and output weights are clipped to this magnitude (in floating point) before
 /// quantisation; see the module documentation.
 pub const WEIGHT_CLIP: f32 = 1.98;
-/// The file format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// Output neurons, one per range of piece counts (see [`output_bucket`]).
+pub const OUTPUT_BUCKETS: usize = 8;
+/// The file format version this build reads and writes (version 1 had one output).
+pub const VERSION: u32 = 2;
 /// The first eight bytes of every network file.
 pub const MAGIC: &[u8; 8] = b"TARPNNUE";
-/// The exact size in bytes of a network file with [`HIDDEN`] neurons.
-pub const FILE_SIZE: usize = 16 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The bytes before the weights: magic, version, hidden size, output buckets.
+pub const HEADER_SIZE: usize = 20;
+/// The exact size in bytes of a network file with [`HIDDEN`] neurons and
+/// [`OUTPUT_BUCKETS`] outputs.
+pub const FILE_SIZE: usize = file_size(HIDDEN, OUTPUT_BUCKETS);
+
+/// The size in bytes of a network file of this shape.
+pub const fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER_SIZE + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
+
+/// The output bucket of a position with `pieces` pieces on the board, kings included:
+/// 2–5 pieces use output 0, 6–9 output 1, and so on up to 30–32, output 7. Capped at
+/// `buckets − 1`, so a network with fewer outputs (the trainer can make one, to measure
+/// what the buckets bring) lumps the fullest boards together.
+#[inline(always)]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) / 4).min(buckets - 1)
+}
 
 /// The input index of a `color` `kind` on `square`, seen from `perspective`: pieces of
 /// the perspective's own colour come first (0..384), the opponent's after (384..768), and
@@ -86,10 +113,11 @@ pub struct Network {
     pub feature_weights: Vec<i16>,
     /// `HIDDEN`: the accumulator's starting values.
     pub hidden_biases: Vec<i16>,
-    /// `2 × HIDDEN`: the first half multiplies the side to move's accumulator.
+    /// `OUTPUT_BUCKETS × 2 × HIDDEN`: bucket `b`'s weights are `[2b · HIDDEN .. 2(b + 1) ·
+    /// HIDDEN]`, the first half multiplying the side to move's accumulator.
     pub output_weights: Vec<i16>,
-    /// In units of `QA · QB`.
-    pub output_bias: i32,
+    /// `OUTPUT_BUCKETS`, in units of `QA · QB`.
+    pub output_biases: Vec<i32>,
 }
 
 /// Why a byte string is not a network this build can use.
@@ -98,6 +126,7 @@ pub enum NetworkError {
     BadMagic,
     UnsupportedVersion(u32),
     WrongHiddenSize(u32),
+    WrongBucketCount(u32),
     WrongLength { expected: usize, found: usize },
 }
 
@@ -120,6 +149,12 @@ impl std::fmt::Display for NetworkError {
                     "network has {n} hidden neurons, this build needs {HIDDEN}"
                 )
             }
+            NetworkError::WrongBucketCount(n) => {
+                write!(
+                    f,
+                    "network has {n} output buckets, this build needs {OUTPUT_BUCKETS}"
+                )
+            }
             NetworkError::WrongLength { expected, found } => {
                 write!(f, "network file is {found} bytes, expected {expected}")
             }
@@ -130,9 +165,10 @@ impl std::fmt::Display for NetworkError {
 impl std::error::Error for NetworkError {}
 
 impl Network {
-    /// Parses a network file, checking magic, version, hidden size and exact length.
+    /// Parses a network file, checking magic, version, hidden size, output buckets and
+    /// exact length.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.len() < 16 || &bytes[0..8] != MAGIC {
+        if bytes.len() < 12 || &bytes[0..8] != MAGIC {
             return Err(NetworkError::BadMagic);
         }
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
@@ -140,9 +176,19 @@ impl Network {
         if version != VERSION {
             return Err(NetworkError::UnsupportedVersion(version));
         }
+        if bytes.len() < HEADER_SIZE {
+            return Err(NetworkError::WrongLength {
+                expected: FILE_SIZE,
+                found: bytes.len(),
+            });
+        }
         let hidden = u32_at(12);
         if hidden as usize != HIDDEN {
             return Err(NetworkError::WrongHiddenSize(hidden));
+        }
+        let buckets = u32_at(16);
+        if buckets as usize != OUTPUT_BUCKETS {
+            return Err(NetworkError::WrongBucketCount(buckets));
         }
         if bytes.len() != FILE_SIZE {
             return Err(NetworkError::WrongLength {
@@ -150,7 +196,7 @@ impl Network {
                 found: bytes.len(),
             });
         }
-        let mut rest = &bytes[16..];
+        let mut rest = &bytes[HEADER_SIZE..];
         let mut take_i16 = |n: usize| -> Vec<i16> {
             let (head, tail) = rest.split_at(2 * n);
             rest = tail;
@@ -160,25 +206,33 @@ impl Network {
         };
         let feature_weights = take_i16(INPUTS * HIDDEN);
         let hidden_biases = take_i16(HIDDEN);
-        let output_weights = take_i16(2 * HIDDEN);
-        let output_bias = i32::from_le_bytes(rest[0..4].try_into().unwrap());
+        let output_weights = take_i16(OUTPUT_BUCKETS * 2 * HIDDEN);
+        let output_biases = rest
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         Ok(Network {
             feature_weights,
             hidden_biases,
             output_weights,
-            output_bias,
+            output_biases,
         })
     }
 
-    /// The file bytes of this network (the inverse of [`Network::from_bytes`]).
+    /// The file bytes of this network (the inverse of [`Network::from_bytes`] for the
+    /// engine's shape). The header states the vectors' own hidden size and bucket count,
+    /// so the trainer writes networks of other shapes with it too (which this build
+    /// refuses to load, and a build of that shape reads).
     pub fn to_bytes(&self) -> Vec<u8> {
-        assert_eq!(self.feature_weights.len(), INPUTS * HIDDEN);
-        assert_eq!(self.hidden_biases.len(), HIDDEN);
-        assert_eq!(self.output_weights.len(), 2 * HIDDEN);
-        let mut out = Vec::with_capacity(FILE_SIZE);
+        let hidden = self.hidden_biases.len();
+        let buckets = self.output_biases.len();
+        assert_eq!(self.feature_weights.len(), INPUTS * hidden);
+        assert_eq!(self.output_weights.len(), buckets * 2 * hidden);
+        let mut out = Vec::with_capacity(file_size(hidden, buckets));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(buckets as u32).to_le_bytes());
         for v in self
             .feature_weights
             .iter()
@@ -187,7 +241,9 @@ impl Network {
         {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_biases {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -207,14 +263,17 @@ impl Network {
         };
         let feature_weights = uniform(INPUTS * HIDDEN, -60, 60);
         let hidden_biases = uniform(HIDDEN, -100, 300);
-        let output_weights = uniform(2 * HIDDEN, -6, 6);
+        let output_weights = uniform(OUTPUT_BUCKETS * 2 * HIDDEN, -6, 6);
         // Up to about a pawn (the bias is in units of QA · QB, see the module docs).
-        let output_bias = i32::from(uniform(1, -4000, 4000)[0]);
+        let output_biases = uniform(OUTPUT_BUCKETS, -4000, 4000)
+            .into_iter()
+            .map(i32::from)
+            .collect();
         Network {
             feature_weights,
             hidden_biases,
             output_weights,
-            output_bias,
+            output_biases,
         }
     }
 }
@@ -228,8 +287,10 @@ mod tests {
         Network {
             feature_weights: pattern(INPUTS * HIDDEN, 7),
             hidden_biases: pattern(HIDDEN, 13),
-            output_weights: pattern(2 * HIDDEN, 29),
-            output_bias: -123_456,
+            output_weights: pattern(OUTPUT_BUCKETS * 2 * HIDDEN, 29),
+            output_biases: (0..OUTPUT_BUCKETS as i32)
+                .map(|b| b * 1000 - 123_456)
+                .collect(),
         }
     }
 
@@ -266,6 +327,19 @@ mod tests {
             Network::from_bytes(&wrong_hidden),
             Err(NetworkError::WrongHiddenSize(128))
         );
+        let mut wrong_buckets = bytes.clone();
+        wrong_buckets[16..20].copy_from_slice(&1u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&wrong_buckets),
+            Err(NetworkError::WrongBucketCount(1))
+        );
+        assert_eq!(
+            Network::from_bytes(&bytes[..18]),
+            Err(NetworkError::WrongLength {
+                expected: FILE_SIZE,
+                found: 18
+            })
+        );
         let mut long = bytes.clone();
         long.push(0);
         assert_eq!(
@@ -275,6 +349,16 @@ mod tests {
                 found: FILE_SIZE + 1
             })
         );
+    }
+
+    #[test]
+    fn output_buckets_follow_the_piece_count() {
+        let buckets: Vec<usize> = (2..=32).map(|n| output_bucket(n, OUTPUT_BUCKETS)).collect();
+        assert_eq!(&buckets[..8], &[0, 0, 0, 0, 1, 1, 1, 1]);
+        assert_eq!(&buckets[28..], &[7, 7, 7]);
+        assert!(buckets.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
+        assert_eq!(output_bucket(32, 3), 2);
     }
 
     #[test]

@@ -136,6 +136,6 @@ impl AccumulatorStack {
     pub fn evaluate(&mut self, board: &Board, net: &Net) -> i32 {
         let kernels = self.kernels;
         let acc = self.current(net);
-        net.output(acc, board.side_to_move(), kernels)
+        net.score(acc, board, kernels)
     }
 }

@@ -7,19 +7,21 @@
 //! | bytes  | content                                     |
 //! |--------|---------------------------------------------|
 //! | 0..8   | magic `TARPCKPT`                            |
-//! | 8..12  | `u32` format version, 1                     |
+//! | 8..12  | `u32` format version, 2                     |
 //! | 12..16 | `u32` hidden size                           |
-//! | 16..20 | `u32` epochs done                           |
-//! | 20..28 | `u64` Adam steps done                       |
+//! | 16..20 | `u32` output buckets                        |
+//! | 20..24 | `u32` epochs done                           |
+//! | 24..32 | `u64` Adam steps done                       |
 //! | then   | `f32` parameters, Adam's `m`, Adam's `v`, each in the layout of [`super::model`] |
 
 use super::adam::Adam;
 use super::model::{Layout, Net};
+use crate::eval::nnue::network::OUTPUT_BUCKETS;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TARPCKPT";
-const VERSION: u32 = 1;
-const HEADER: usize = 28;
+const VERSION: u32 = 2;
+const HEADER: usize = 32;
 
 /// A training run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,10 +34,10 @@ pub struct State {
 
 impl State {
     /// The start of a run: a fresh network (see [`Net::new`]) and a fresh optimiser.
-    pub fn new(hidden: usize, seed: u64) -> State {
+    pub fn new(layout: Layout, seed: u64) -> State {
         State {
-            net: Net::new(hidden, seed),
-            adam: Adam::new(Layout { hidden }.parameter_count()),
+            net: Net::new(layout, seed),
+            adam: Adam::new(layout.parameter_count()),
             epoch: 0,
         }
     }
@@ -47,6 +49,7 @@ impl State {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.net.layout.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(self.net.layout.buckets as u32).to_le_bytes());
         out.extend_from_slice(&self.epoch.to_le_bytes());
         out.extend_from_slice(&self.adam.step.to_le_bytes());
         for x in self
@@ -75,13 +78,21 @@ impl State {
         }
         let layout = Layout {
             hidden: u32_at(12) as usize,
+            buckets: u32_at(16) as usize,
         };
-        let n = layout.parameter_count();
-        if layout.hidden == 0 || bytes.len() != HEADER + 12 * n {
+        if !(1..=4096).contains(&layout.hidden) || !(1..=OUTPUT_BUCKETS).contains(&layout.buckets) {
             return Err(format!(
-                "checkpoint of {} bytes does not match its hidden size {}",
+                "checkpoint of {} hidden neurons and {} output buckets: not a shape the trainer makes",
+                layout.hidden, layout.buckets
+            ));
+        }
+        let n = layout.parameter_count();
+        if bytes.len() != HEADER + 12 * n {
+            return Err(format!(
+                "checkpoint of {} bytes does not match its shape ({} hidden neurons, {} output buckets)",
                 bytes.len(),
-                layout.hidden
+                layout.hidden,
+                layout.buckets
             ));
         }
         let floats: Vec<f32> = bytes[HEADER..]
@@ -96,9 +107,9 @@ impl State {
             adam: Adam {
                 m: floats[n..2 * n].to_vec(),
                 v: floats[2 * n..].to_vec(),
-                step: u64::from_le_bytes(bytes[20..28].try_into().unwrap_or([0; 8])),
+                step: u64::from_le_bytes(bytes[24..32].try_into().unwrap_or([0; 8])),
             },
-            epoch: u32_at(16),
+            epoch: u32_at(20),
         })
     }
 
@@ -125,9 +136,13 @@ mod tests {
 
     #[test]
     fn round_trips_and_rejects_other_files() {
+        let layout = Layout {
+            hidden: 3,
+            buckets: 5,
+        };
         let mut state = State {
-            net: Net::new(3, 9),
-            adam: Adam::new(Layout { hidden: 3 }.parameter_count()),
+            net: Net::new(layout, 9),
+            adam: Adam::new(layout.parameter_count()),
             epoch: 7,
         };
         state.adam.step = 1234;
@@ -138,7 +153,14 @@ mod tests {
         assert!(State::from_bytes(&bytes[..bytes.len() - 4]).is_err());
         assert!(State::from_bytes(b"TARPNNUE").is_err());
         let mut bad = bytes.clone();
-        bad[8] = 2;
+        bad[8] = 1;
         assert!(State::from_bytes(&bad).unwrap_err().contains("format"));
+        let mut too_many_buckets = bytes.clone();
+        too_many_buckets[16] = 9;
+        assert!(
+            State::from_bytes(&too_many_buckets)
+                .unwrap_err()
+                .contains("shape")
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use super::data::{self, Features, Record};
 use super::model::{Net, Scratch};
-use crate::eval::nnue::network::{HIDDEN, INPUTS, MAGIC, Network, QA, QB, SCALE, VERSION};
+use crate::eval::nnue::network::{Network, QA, QB, SCALE, output_bucket};
 
 /// `x · factor`, rounded to the nearest integer and saturated to `i16` (only the hidden
 /// biases are not clipped in training; a bias beyond ±128 would be a broken network).
@@ -15,12 +15,18 @@ fn to_i16(x: f32, factor: i32) -> i16 {
         .clamp(i16::MIN as f32, i16::MAX as f32) as i16
 }
 
-/// The quantised network. Its vectors have the float network's hidden size, which need
-/// not be the engine's [`HIDDEN`] (see [`file_bytes`]).
+/// The output bias `b` in the file's units (`QA · QB`), rounded to nearest.
+pub fn quantise_bias(b: f64) -> i32 {
+    (b * f64::from(QA * QB))
+        .round()
+        .clamp(i32::MIN.into(), i32::MAX.into()) as i32
+}
+
+/// The quantised network. Its vectors have the float network's shape, which need not be
+/// the engine's (see [`Network::to_bytes`]).
 pub fn quantise(net: &Net) -> Network {
     let l = net.layout;
     let p = &net.params;
-    let bias = f64::from(p[l.output_bias()]) * f64::from(QA * QB);
     Network {
         feature_weights: p[l.feature_weights()]
             .iter()
@@ -34,7 +40,10 @@ pub fn quantise(net: &Net) -> Network {
             .iter()
             .map(|&w| to_i16(w, QB))
             .collect(),
-        output_bias: bias.round().clamp(i32::MIN.into(), i32::MAX.into()) as i32,
+        output_biases: p[l.output_biases()]
+            .iter()
+            .map(|&b| quantise_bias(f64::from(b)))
+            .collect(),
     }
 }
 
@@ -46,42 +55,23 @@ pub fn quantise_on(net: &Net, sample: &[Record]) -> Network {
     quantised
 }
 
-/// The file of a quantised network. With the engine's hidden size this is exactly
-/// [`Network::to_bytes`]; with another, the same layout with that size in the header
-/// (which this build's engine rejects, and a build with that size reads), so that other
-/// sizes can be trained and measured.
-pub fn file_bytes(net: &Network) -> Vec<u8> {
-    let hidden = net.hidden_biases.len();
-    if hidden == HIDDEN {
-        return net.to_bytes();
-    }
-    let mut out = Vec::with_capacity(20 + 2 * (INPUTS + 3) * hidden);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(hidden as u32).to_le_bytes());
-    let weights = net.feature_weights.iter();
-    for v in weights.chain(&net.hidden_biases).chain(&net.output_weights) {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    out.extend_from_slice(&net.output_bias.to_le_bytes());
-    out
-}
-
 /// The engine's score in centipawns for a position, computed in integers exactly as the
 /// network module's documentation says: accumulators of `i16` weights, clipped to
-/// `[0, QA]`, `Σ a·a·w` in wrapping `i32`, then `(sum / QA + bias) · SCALE / (QA · QB)`
-/// with divisions towards zero.
+/// `[0, QA]`, `Σ a·a·w` in wrapping `i32` with the position's output bucket's weights,
+/// then `(sum / QA + bias) · SCALE / (QA · QB)` with divisions towards zero.
 pub fn integer_score(net: &Network, features: &Features) -> i32 {
     let h = net.hidden_biases.len();
+    let bucket = output_bucket(features.count, net.output_biases.len());
+    let weights = &net.output_weights[bucket * 2 * h..][..2 * h];
     let mut sum = 0i32;
     for (side, inputs) in [features.stm(), features.other()].into_iter().enumerate() {
         let acc = accumulator(net, inputs);
-        for (a, &w) in acc.iter().zip(&net.output_weights[side * h..][..h]) {
+        for (a, &w) in acc.iter().zip(&weights[side * h..][..h]) {
             let a = a.clamp(&0, &QA);
             sum = sum.wrapping_add((a * a).wrapping_mul(i32::from(w)));
         }
     }
-    (sum / QA + net.output_bias) * SCALE / (QA * QB)
+    (sum / QA + net.output_biases[bucket]) * SCALE / (QA * QB)
 }
 
 /// The accumulator of a perspective with these active inputs: the hidden biases plus
@@ -117,8 +107,11 @@ pub fn rounding_error(net: &Net, quantised: &Network, records: &[Record]) -> (f6
 mod tests {
     use super::*;
     use crate::chess::fen;
-    use crate::eval::nnue::network::{FILE_SIZE, NetworkError};
+    use crate::eval::nnue::network::{
+        FILE_SIZE, HIDDEN, INPUTS, NetworkError, OUTPUT_BUCKETS, file_size,
+    };
     use crate::tools::bulletformat::{self, GameResult};
+    use crate::tools::train::model::Layout;
     use crate::tools::tune::model::tests::random_positions;
 
     /// Features of positions from random games.
@@ -133,7 +126,13 @@ mod tests {
     /// the activation's range and beyond, output weights of about 0.1 (those of a
     /// network trained on Tarpon's data are 0.05 to 0.1 on average).
     fn realistic(hidden: usize, seed: u64) -> Net {
-        let mut net = Net::new(hidden, seed);
+        let mut net = Net::new(
+            Layout {
+                hidden,
+                buckets: OUTPUT_BUCKETS,
+            },
+            seed,
+        );
         let l = net.layout;
         let mut rng = crate::rng::SplitMix64::new(seed ^ 77);
         let mut uniform =
@@ -144,13 +143,17 @@ mod tests {
         for w in &mut net.params[l.output_weights()] {
             *w = uniform(0.2);
         }
-        net.params[l.output_bias()] = 0.05;
+        net.params[l.output_biases()].fill(0.05);
         net
     }
 
     /// The float network whose weights are exactly the quantised ones.
     fn dequantise(q: &Network) -> Net {
-        let mut net = Net::new(q.hidden_biases.len(), 0);
+        let layout = Layout {
+            hidden: q.hidden_biases.len(),
+            buckets: q.output_biases.len(),
+        };
+        let mut net = Net::new(layout, 0);
         let l = net.layout;
         let sections = [
             (l.feature_weights(), &q.feature_weights, QA),
@@ -162,7 +165,12 @@ mod tests {
                 *p = f32::from(x) / factor as f32;
             }
         }
-        net.params[l.output_bias()] = q.output_bias as f32 / (QA * QB) as f32;
+        for (p, &b) in net.params[l.output_biases()]
+            .iter_mut()
+            .zip(&q.output_biases)
+        {
+            *p = b as f32 / (QA * QB) as f32;
+        }
         net
     }
 
@@ -207,34 +215,46 @@ mod tests {
     fn the_file_is_the_engine_s_format() {
         let net = realistic(HIDDEN, 4);
         let quantised = quantise(&net);
-        let bytes = file_bytes(&quantised);
+        let bytes = quantised.to_bytes();
         assert_eq!(bytes.len(), FILE_SIZE);
         assert_eq!(Network::from_bytes(&bytes), Ok(quantised.clone()));
         // Clipped weights stay inside what the engine's arithmetic expects.
         assert!(quantised.feature_weights.iter().all(|w| w.abs() <= 505));
         assert!(quantised.output_weights.iter().all(|w| w.abs() <= 127));
-        // Another size: the same layout, which this build rejects by its header.
-        let small = file_bytes(&quantise(&Net::new(32, 1)));
-        assert_eq!(small.len(), 16 + 2 * (INPUTS * 32 + 32 + 64) + 4);
+        // Other shapes: the same layout, which this build rejects by its header.
+        let shape = |hidden, buckets| quantise(&Net::new(Layout { hidden, buckets }, 1)).to_bytes();
+        let small = shape(32, OUTPUT_BUCKETS);
+        assert_eq!(small.len(), file_size(32, OUTPUT_BUCKETS));
+        assert_eq!(small.len(), 20 + 2 * (INPUTS * 32 + 32 + 8 * 64) + 4 * 8);
         assert_eq!(
             Network::from_bytes(&small),
             Err(NetworkError::WrongHiddenSize(32))
+        );
+        let one_output = shape(HIDDEN, 1);
+        assert_eq!(one_output.len(), file_size(HIDDEN, 1));
+        assert_eq!(
+            Network::from_bytes(&one_output),
+            Err(NetworkError::WrongBucketCount(1))
         );
     }
 
     #[test]
     fn quantisation_follows_the_factors() {
-        let mut net = Net::new(2, 1);
+        let layout = Layout {
+            hidden: 2,
+            buckets: OUTPUT_BUCKETS,
+        };
+        let mut net = Net::new(layout, 1);
         let l = net.layout;
         net.params[l.feature_weights()][0] = 0.5;
         net.params[l.hidden_biases()][1] = -0.25;
         net.params[l.output_weights()][3] = 1.5;
-        net.params[l.output_bias()] = 0.125;
+        net.params[l.output_biases()][7] = 0.125;
         let q = quantise(&net);
         assert_eq!(q.feature_weights[0], 128); // 127.5 rounds away from zero
         assert_eq!(q.hidden_biases[1], -64);
         assert_eq!(q.output_weights[3], 96);
-        assert_eq!(q.output_bias, 2040);
+        assert_eq!(q.output_biases[7], 2040);
         let start = data::features(
             &bulletformat::pack(
                 &fen::parse(fen::START_FEN, false).unwrap(),
@@ -244,10 +264,12 @@ mod tests {
             )
             .unwrap(),
         );
-        // Only the output bias reaches the output of a network without hidden weights.
-        let mut empty = Net::new(2, 1);
+        // Only the output bias of the position's bucket (7: 32 pieces) reaches the
+        // output of a network without hidden weights.
+        let mut empty = Net::new(layout, 1);
         empty.params.fill(0.0);
-        empty.params[l.output_bias()] = 0.125;
+        empty.params[l.output_biases()][7] = 0.125;
+        empty.params[l.output_biases()][6] = -0.5;
         assert_eq!(integer_score(&quantise(&empty), &start), 50);
     }
 }

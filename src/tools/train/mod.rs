@@ -24,11 +24,11 @@ pub mod export;
 pub mod model;
 pub mod rounding;
 
-use crate::eval::nnue::network::{HIDDEN, Network, SCALE};
+use crate::eval::nnue::network::{HIDDEN, Network, OUTPUT_BUCKETS, SCALE};
 use crate::rng::SplitMix64;
 use checkpoint::State;
 use data::{Filter, Record};
-use model::{Net, Objective};
+use model::{Layout, Net, Objective};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -51,6 +51,8 @@ pub struct Options {
     /// [`fit_scale`]).
     pub scale: Option<f32>,
     pub hidden: usize,
+    /// Output buckets (1 to `network::OUTPUT_BUCKETS`; the engine reads only its own).
+    pub buckets: usize,
     pub threads: usize,
     pub seed: u64,
     pub checkpoint_dir: Option<PathBuf>,
@@ -75,6 +77,7 @@ impl Default for Options {
             lambda: 0.5,
             scale: None,
             hidden: HIDDEN,
+            buckets: OUTPUT_BUCKETS,
             threads: 2,
             seed: 1,
             checkpoint_dir: None,
@@ -98,6 +101,14 @@ impl Options {
             self.lr * 0.1
         } else {
             self.lr
+        }
+    }
+
+    /// The network's shape.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            hidden: self.hidden,
+            buckets: self.buckets,
         }
     }
 
@@ -131,6 +142,11 @@ impl Options {
         }
         if !(1..=4096).contains(&self.hidden) {
             return Err("--hidden must be between 1 and 4096".into());
+        }
+        if !(1..=OUTPUT_BUCKETS).contains(&self.buckets) {
+            return Err(format!(
+                "--output-buckets must be between 1 and {OUTPUT_BUCKETS}"
+            ));
         }
         if !(1..=256).contains(&self.threads) {
             return Err("--threads must be between 1 and 256".into());
@@ -281,7 +297,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     }
     let mut state = match &opts.resume {
         Some(path) => resumed(path, opts)?,
-        None => State::new(opts.hidden, opts.seed),
+        None => State::new(opts.layout(), opts.seed),
     };
     let filter = Filter {
         max_score: opts.max_score,
@@ -313,10 +329,12 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         }
     };
     crate::outln!(
-        "training {} -> {} neurons x 2 -> 1 on {} positions: {} epochs of batches of {}, \
-         Adam lr {} (x0.1 after epoch {}), lambda {}, scale {} cp, {} thread(s), seed {}{}",
+        "training {} -> {} neurons x 2 -> 1 of {} output bucket(s) on {} positions: {} epochs \
+         of batches of {}, Adam lr {} (x0.1 after epoch {}), lambda {}, scale {} cp, {} \
+         thread(s), seed {}{}",
         crate::eval::nnue::network::INPUTS,
         opts.hidden,
+        opts.buckets,
         records.len(),
         opts.epochs,
         opts.batch_size,
@@ -337,7 +355,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     }
     // Positions spread over the data for rounding the output layer at each export, and
     // others (held-out ones when there are) to measure the rounding's effect on.
-    let rounding_sample = spread(&records, rounding::MAX_SAMPLE, 0);
+    let rounding_sample = spread(&records, rounding::SAMPLE, 0);
     let check_sample = match &validation {
         Some(v) => spread(v, 10_000, 0),
         None => spread(&records, 10_000, 1),
@@ -423,12 +441,16 @@ fn load(files: &[PathBuf], filter: Filter, threads: usize) -> Result<Vec<Record>
 /// The state of a checkpoint, if it fits this run.
 fn resumed(path: &Path, opts: &Options) -> Result<State, String> {
     let state = State::load(path)?;
-    if state.net.layout.hidden != opts.hidden {
+    let layout = state.net.layout;
+    if layout != opts.layout() {
         return Err(format!(
-            "{} has {} hidden neurons, but --hidden is {}",
+            "{} has {} hidden neurons and {} output buckets, but --hidden is {} and \
+             --output-buckets {}",
             path.display(),
-            state.net.layout.hidden,
-            opts.hidden
+            layout.hidden,
+            layout.buckets,
+            opts.hidden,
+            opts.buckets
         ));
     }
     if state.epoch >= opts.epochs {
@@ -459,7 +481,7 @@ fn check_writable(path: &Path) -> Result<(), String> {
 /// format.
 fn write_network(net: &Net, sample: &[Record], path: &Path) -> Result<Network, String> {
     let quantised = export::quantise_on(net, sample);
-    checkpoint::write_atomically(path, &export::file_bytes(&quantised))?;
+    checkpoint::write_atomically(path, &quantised.to_bytes())?;
     Ok(quantised)
 }
 
@@ -518,7 +540,7 @@ pub(crate) mod tests {
 
     /// Trains a fresh network on `records`, returning the state and the epochs' reports.
     pub(crate) fn trained(records: &[Record], opts: &Options) -> (State, Vec<Epoch>) {
-        let mut state = State::new(opts.hidden, opts.seed);
+        let mut state = State::new(opts.layout(), opts.seed);
         let mut epochs = Vec::new();
         train(records, Some(records), opts, &mut state, &mut |e, _| {
             epochs.push(e.clone());
@@ -535,6 +557,7 @@ pub(crate) mod tests {
             batch_size: 256,
             lr: 0.01,
             hidden: 32,
+            buckets: 1,
             lambda: 0.0,
             ..Options::default()
         }
@@ -543,6 +566,16 @@ pub(crate) mod tests {
     #[test]
     fn learns_material_in_a_few_epochs() {
         learns_material(small(), 450.0);
+        // With the engine's eight output buckets the full board (31 pieces here) has its
+        // own output, which the random games' positions reach less often.
+        learns_material(
+            Options {
+                buckets: OUTPUT_BUCKETS,
+                epochs: 12,
+                ..small()
+            },
+            450.0,
+        );
     }
 
     #[test]
@@ -563,7 +596,7 @@ pub(crate) mod tests {
     fn learns_material(opts: Options, queen_down: f32) {
         let records = material_records(4000, 17);
         let objective = opts.objective();
-        let untrained = Net::new(32, opts.seed);
+        let untrained = Net::new(opts.layout(), opts.seed);
         let before = batch::mean_losses(&untrained, &records, &[objective], 2)[0];
         let (state, epochs) = trained(&records, &opts);
         let after = batch::mean_losses(&state.net, &records, &[objective], 2)[0];
@@ -596,7 +629,7 @@ pub(crate) mod tests {
         let (whole, _) = trained(&records, &opts);
 
         // The same run, stopped after epoch 2 with a checkpoint, then resumed from it.
-        let mut state = State::new(opts.hidden, opts.seed);
+        let mut state = State::new(opts.layout(), opts.seed);
         let mut saved = Vec::new();
         let stopped = train(&records, None, &opts, &mut state, &mut |e, s| {
             if e.epoch == 2 {

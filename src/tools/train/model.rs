@@ -1,13 +1,14 @@
 //! The network in floating point, as the trainer sees it: its parameters, the forward
 //! pass, the loss and its gradient.
 //!
-//! The shape is the engine's (see [`crate::eval::nnue::network`]) with a hidden size
-//! chosen at run time. For one position, with `x_s` the active inputs of perspective `s`
-//! (`s = 0` the side to move, `s = 1` the other side):
+//! The shape is the engine's (see [`crate::eval::nnue::network`]) with a hidden size and
+//! a number of output buckets chosen at run time. For one position, with `x_s` the
+//! active inputs of perspective `s` (`s = 0` the side to move, `s = 1` the other side)
+//! and `b` its output bucket (by the number of pieces, `network::output_bucket`):
 //!
 //! ```text
 //! a_s   = b1 + Σ_{f ∈ x_s} W1[f]             (HIDDEN values; W1[f] is input f's column)
-//! out   = Σ_s W2_s · screlu(a_s) + b2          screlu(v) = clamp(v, 0, 1)²
+//! out   = Σ_s W2[b]_s · screlu(a_s) + b2[b]    screlu(v) = clamp(v, 0, 1)²
 //! p     = sigmoid(out · SCALE / K)             the predicted expected score
 //! t     = λ · result + (1 − λ) · sigmoid(score / K)
 //! loss  = (p − t)²
@@ -21,12 +22,12 @@
 //! +1200) cost little, which is what the engine needs.
 //!
 //! All parameters live in one vector, in the order of the network file: feature weights
-//! (input by input), hidden biases, output weights (side to move's half first), output
-//! bias. Gradients have the same layout, so the optimiser and the checkpoints treat them
+//! (input by input), hidden biases, output weights (bucket by bucket, each the side to
+//! move's half first), output biases. Gradients have the same layout, so the optimiser and the checkpoints treat them
 //! as flat arrays.
 
 use super::data::Features;
-use crate::eval::nnue::network::{INPUTS, SCALE, WEIGHT_CLIP};
+use crate::eval::nnue::network::{INPUTS, SCALE, WEIGHT_CLIP, output_bucket};
 use crate::rng::SplitMix64;
 use std::ops::Range;
 
@@ -34,9 +35,16 @@ use std::ops::Range;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub hidden: usize,
+    /// Output buckets: 1 to `network::OUTPUT_BUCKETS`.
+    pub buckets: usize,
 }
 
 impl Layout {
+    /// The output bucket of a position with these inputs (one per piece).
+    #[inline(always)]
+    pub fn bucket(self, features: &Features) -> usize {
+        output_bucket(features.count, self.buckets)
+    }
     pub fn feature_weights(self) -> Range<usize> {
         0..INPUTS * self.hidden
     }
@@ -44,16 +52,23 @@ impl Layout {
         let start = INPUTS * self.hidden;
         start..start + self.hidden
     }
+    /// All buckets' output weights.
     pub fn output_weights(self) -> Range<usize> {
         let start = (INPUTS + 1) * self.hidden;
+        start..start + self.buckets * 2 * self.hidden
+    }
+    /// Output bucket `bucket`'s weights, relative to the start of [`Layout::output_weights`].
+    pub fn bucket_weights(self, bucket: usize) -> Range<usize> {
+        let start = bucket * 2 * self.hidden;
         start..start + 2 * self.hidden
     }
-    pub fn output_bias(self) -> usize {
-        (INPUTS + 3) * self.hidden
+    pub fn output_biases(self) -> Range<usize> {
+        let start = self.output_weights().end;
+        start..start + self.buckets
     }
     /// The number of parameters.
     pub fn parameter_count(self) -> usize {
-        self.output_bias() + 1
+        self.output_biases().end
     }
 }
 
@@ -62,7 +77,7 @@ struct Parts<'a> {
     feature_weights: &'a [f32],
     hidden_biases: &'a [f32],
     output_weights: &'a [f32],
-    output_bias: f32,
+    output_biases: &'a [f32],
 }
 
 fn parts(params: &[f32], layout: Layout) -> Parts<'_> {
@@ -70,7 +85,7 @@ fn parts(params: &[f32], layout: Layout) -> Parts<'_> {
         feature_weights: &params[layout.feature_weights()],
         hidden_biases: &params[layout.hidden_biases()],
         output_weights: &params[layout.output_weights()],
-        output_bias: params[layout.output_bias()],
+        output_biases: &params[layout.output_biases()],
     }
 }
 
@@ -90,8 +105,8 @@ impl Net {
     /// A network ready to train: feature weights uniform in ±[`INIT_FEATURE`], output
     /// weights uniform in ±1/√(2·hidden) (so the output starts near 0, an expected score
     /// near 0.5, whatever the position), biases 0. The seed makes it repeatable.
-    pub fn new(hidden: usize, seed: u64) -> Net {
-        let layout = Layout { hidden };
+    pub fn new(layout: Layout, seed: u64) -> Net {
+        let hidden = layout.hidden;
         let mut params = vec![0.0; layout.parameter_count()];
         let mut rng = SplitMix64::new(seed);
         let mut uniform = |spread: f32| {
@@ -114,7 +129,9 @@ impl Net {
     pub fn forward(&self, features: &Features, scratch: &mut Scratch) -> f32 {
         let p = parts(&self.params, self.layout);
         let h = self.layout.hidden;
-        let mut out = p.output_bias;
+        let bucket = self.layout.bucket(features);
+        let w_out = &p.output_weights[self.layout.bucket_weights(bucket)];
+        let mut out = p.output_biases[bucket];
         for (side, inputs) in [features.stm(), features.other()].into_iter().enumerate() {
             let acc = &mut scratch.acc[side];
             acc.copy_from_slice(p.hidden_biases);
@@ -122,7 +139,7 @@ impl Net {
                 let column = &p.feature_weights[f as usize * h..][..h];
                 acc.iter_mut().zip(column).for_each(|(a, w)| *a += w);
             }
-            out += screlu_dot(acc, &p.output_weights[side * h..][..h]);
+            out += screlu_dot(acc, &w_out[side * h..][..h]);
         }
         out
     }
@@ -139,12 +156,13 @@ impl Net {
     ) {
         let l = self.layout;
         let h = l.hidden;
-        let output_weights = &self.params[l.output_weights()];
-        grad[l.output_bias()] += d_out;
+        let bucket = l.bucket(features);
+        let output_weights = &self.params[l.output_weights()][l.bucket_weights(bucket)];
+        grad[l.output_biases()][bucket] += d_out;
         for (side, inputs) in [features.stm(), features.other()].into_iter().enumerate() {
             let acc = &scratch.acc[side];
             let w_out = &output_weights[side * h..][..h];
-            let g_out = &mut grad[l.output_weights()][side * h..][..h];
+            let g_out = &mut grad[l.output_weights()][l.bucket_weights(bucket)][side * h..][..h];
             for ((g, &a), (&w, d)) in g_out
                 .iter_mut()
                 .zip(acc)
@@ -255,6 +273,7 @@ impl Objective {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nnue::network::OUTPUT_BUCKETS;
     use crate::tools::bulletformat::{self, GameResult};
     use crate::tools::train::data::{self, Record};
     use crate::tools::tune::model::tests::random_positions;
@@ -286,7 +305,13 @@ mod tests {
     fn analytic_gradient_matches_finite_differences() {
         // A tiny network whose accumulators sit inside the activation's range (biases
         // 0.5, small feature weights), so that a small nudge does not cross a kink.
-        let mut net = Net::new(4, 3);
+        let mut net = Net::new(
+            Layout {
+                hidden: 4,
+                buckets: OUTPUT_BUCKETS,
+            },
+            3,
+        );
         let l = net.layout;
         net.params[l.hidden_biases()].fill(0.5);
         for w in &mut net.params[l.feature_weights()] {
@@ -295,7 +320,7 @@ mod tests {
         for (i, w) in net.params[l.output_weights()].iter_mut().enumerate() {
             *w = if i % 2 == 0 { 0.9 } else { -0.6 };
         }
-        net.params[l.output_bias()] = 0.1;
+        net.params[l.output_biases()].fill(0.1);
         let objective = Objective {
             lambda: 0.3,
             scale: 250.0,
@@ -305,8 +330,8 @@ mod tests {
             let (_, grad) = loss_and_gradient(&net, record, objective);
             let features = data::features(record);
             // Weights of each kind: two active inputs of each perspective, an inactive
-            // input (gradient 0), every hidden bias, output weights of both halves, the
-            // output bias.
+            // input (gradient 0), every hidden bias, output weights of both halves of
+            // every bucket (only the position's own have a gradient), every output bias.
             let inactive = (0..INPUTS as u16)
                 .find(|f| !features.stm().contains(f) && !features.other().contains(f))
                 .unwrap();
@@ -322,7 +347,7 @@ mod tests {
             }
             indices.extend(l.hidden_biases());
             indices.extend(l.output_weights().step_by(3));
-            indices.push(l.output_bias());
+            indices.extend(l.output_biases());
             for i in indices {
                 let eps = 1e-3;
                 let mut nudged = net.clone();
@@ -348,7 +373,13 @@ mod tests {
         // same columns get gradient from both sides; the batch gradient must match the
         // single-position one whatever the thread count.
         let recs = records(40, 21);
-        let net = Net::new(8, 2);
+        let net = Net::new(
+            Layout {
+                hidden: 8,
+                buckets: OUTPUT_BUCKETS,
+            },
+            2,
+        );
         let objective = Objective {
             lambda: 0.5,
             scale: 400.0,
