@@ -15,8 +15,8 @@
 //! There are [`OUTPUT_BUCKETS`] output neurons, of which a position uses one, chosen by
 //! how many pieces are on the board ([`output_bucket`]): the hidden layer is shared, but
 //! what its neurons are worth is learned separately for the opening, the middlegame and
-//! each stage of the ending (a passed pawn's neuron matters more with fewer pieces). The
-//! accumulators do not depend on the bucket, so this costs the engine nothing.
+//! each stage of the ending. The accumulators do not depend on the bucket, so choosing
+//! one costs a population count per evaluation.
 //!
 //! # Quantisation
 //!
