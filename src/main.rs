@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use tarpon::eval::nnue::{EMBEDDED_NAME, Net};
 
 #[derive(Parser)]
 #[command(
@@ -195,7 +196,7 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
     /// Play self-play games and write their quiet positions with score and result, as
     /// 32-byte bulletformat records (training data for the evaluation; see README.md)
     #[command(
-        after_help = "Examples:\n  tarpon datagen --output data.bin --games 1000 --nodes 5000 --threads 2\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
+        after_help = "Examples:\n  tarpon datagen --output data.bin --games 1000 --nodes 5000 --threads 2\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n  tarpon datagen --output data.bin --nnue embedded --threads 2\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
     )]
     Datagen {
         /// Output file; a new or empty file, unless --append
@@ -228,6 +229,9 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
         /// Seed of the random openings (default: from the clock; printed, to repeat a run)
         #[arg(long)]
         seed: Option<u64>,
+        /// Evaluate with an NNUE network instead of the hand-crafted evaluation: 'embedded' for the one built into the binary, or a network file
+        #[arg(long, value_name = "NETWORK")]
+        nnue: Option<String>,
         /// Adjudicate a win when the score is at least this (centipawns) ...
         #[arg(long, default_value_t = dg().adjudication.win_score, value_parser = clap::value_parser!(i32).range(1..=32000), help_heading = "Adjudication")]
         win_score: i32,
@@ -521,6 +525,7 @@ fn main() -> ExitCode {
             random_plies,
             opening_max_score,
             seed,
+            nnue,
             win_score,
             win_plies,
             draw_score,
@@ -528,6 +533,13 @@ fn main() -> ExitCode {
             draw_after,
             max_plies,
         }) => {
+            let nnue = match nnue.as_deref().map(datagen_network).transpose() {
+                Ok(nnue) => nnue,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let seed = seed.unwrap_or_else(|| {
                 let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
                 now.map_or(0, |d| d.as_nanos() as u64)
@@ -552,6 +564,7 @@ fn main() -> ExitCode {
                     max_plies,
                 },
                 progress: true,
+                nnue,
             };
             datagen(&options)
         }
@@ -644,6 +657,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// The network `datagen --nnue` names: `embedded` (or `<embedded>`, as `EvalFile` says it)
+/// for the one built into the binary, otherwise a network file.
+fn datagen_network(name: &str) -> Result<Arc<Net>, String> {
+    if name == "embedded" || name == EMBEDDED_NAME {
+        return Ok(Net::embedded());
+    }
+    Net::load(name)
+        .map(Arc::new)
+        .map_err(|e| format!("cannot use network {name}: {e}"))
+}
+
 /// `tarpon datagen`: Ctrl-C or a termination signal stops the run cleanly (the summary
 /// prints and the file keeps every finished game); exit status 130 then, 1 on an error.
 fn datagen(options: &tarpon::tools::datagen::Options) -> ExitCode {
@@ -659,12 +683,16 @@ fn datagen(options: &tarpon::tools::datagen::Options) -> ExitCode {
         eprintln!("warning: cannot catch Ctrl-C ({e}): it will end the run at once");
     }
     tarpon::outln!(
-        "datagen: {} games, {} nodes per move, {} thread(s), {} random plies, seed {}, output {}",
+        "datagen: {} games, {} nodes per move, {} thread(s), {} random plies, seed {}, evaluation {}, output {}",
         options.games,
         options.nodes,
         options.threads,
         options.random_plies,
         options.seed,
+        options
+            .nnue
+            .as_ref()
+            .map_or("hand-crafted", |net| net.name()),
         options.output.display()
     );
     match tarpon::tools::datagen::run(options, &control) {

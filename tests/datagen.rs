@@ -287,6 +287,53 @@ fn one_thread_runs_repeat_exactly_and_two_threads_play_the_same_games() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--nnue`: the games are played and scored with the network, the embedded one or a
+/// file's (the same network either way), and repeat exactly as the hand-crafted ones do.
+#[test]
+fn nnue_runs_play_and_score_with_the_network() {
+    let dir = scratch("nnue");
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    let run = |name: &str, nnue: Option<&str>| {
+        let path = dir.join(name);
+        let mut args = vec![
+            "-o",
+            path.to_str().unwrap(),
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--seed",
+            "42",
+            "--max-plies",
+            "100",
+        ];
+        args.extend(nnue.iter().flat_map(|n| ["--nnue", n]));
+        let out = datagen(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let evaluation = match nnue {
+            None => "evaluation hand-crafted,",
+            Some("embedded") => "evaluation <embedded>,",
+            Some(_) => net,
+        };
+        assert!(
+            text(&out.stdout).contains(evaluation),
+            "{}",
+            text(&out.stdout)
+        );
+        std::fs::read(path).unwrap()
+    };
+    let hce = run("hce.bin", None);
+    let embedded = run("embedded.bin", Some("embedded"));
+    assert!(!embedded.is_empty());
+    assert_ne!(
+        hce, embedded,
+        "the network played and scored the same as without it"
+    );
+    assert_eq!(embedded, run("again.bin", Some("embedded")));
+    assert_eq!(embedded, run("file.bin", Some(net)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn book_openings_and_append() {
     let dir = scratch("book");
@@ -373,6 +420,12 @@ fn bad_arguments_fail_with_a_helpful_message() {
             vec!["-o", "/nonexistent/dir/x.bin", "--games", "1"],
             "cannot write",
         ),
+        (
+            vec!["-o", out, "--nnue", "/nonexistent/net.nnue"],
+            "cannot use network /nonexistent/net.nnue",
+        ),
+        // A file that is no network (this test's own source) is refused with its reason.
+        (vec!["-o", out, "--nnue", file!()], "cannot use network"),
     ];
     for (args, expected) in cases {
         let result = datagen(&args);

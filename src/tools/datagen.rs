@@ -18,6 +18,8 @@
 //!    run with neither random plies nor a book of several positions is refused.
 //! 2. **Play.** Both sides search `nodes` nodes per move (`go nodes`: the search stops as
 //!    soon as it has searched that many, once depth 1 is complete) and play the best move.
+//!    They evaluate with the hand-crafted evaluation, or with the network `nnue` names
+//!    (`--nnue`): the scores written are that evaluation's.
 //! 3. **End.** By the rules (checkmate, stalemate, threefold repetition, fifty-move rule,
 //!    insufficient material); or by adjudication: a win when the score is at least
 //!    `win_score` for the same side for `win_plies` plies in a row (both sides' searches
@@ -46,6 +48,7 @@
 use super::bulletformat::{self, GameResult};
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Board, Color, Move, Outcome, Position, fen};
+use crate::eval::nnue::Net;
 use crate::rng::SplitMix64;
 use crate::search::history::Histories;
 use crate::search::movepick::is_noisy;
@@ -57,8 +60,8 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How many openings a game may draw before giving up (a book of decided positions).
@@ -106,6 +109,8 @@ pub struct Options {
     pub adjudication: Adjudication,
     /// Show progress on standard error.
     pub progress: bool,
+    /// The network both sides evaluate with; `None` for the hand-crafted evaluation.
+    pub nnue: Option<Arc<Net>>,
 }
 
 impl Default for Options {
@@ -123,6 +128,7 @@ impl Default for Options {
             seed: 0,
             adjudication: Adjudication::default(),
             progress: true,
+            nnue: None,
         }
     }
 }
@@ -632,11 +638,11 @@ fn search(
         nodes: Some(shared.options.nodes),
         ..Limits::default()
     };
-    // The hand-crafted evaluation, whatever the default: datagen bootstraps the network's
-    // training data, and a run must not change with the network embedded in the binary.
+    // The evaluation the options name, not the engine's default: a run must not change
+    // with the network embedded in the binary unless it asks for that network.
     let options = SearchOptions {
         report: None,
-        nnue: None,
+        nnue: shared.options.nnue.clone(),
         ..SearchOptions::default()
     };
     let result = think(pos, limits, &[], options, tt, histories, shared.control);
