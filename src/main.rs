@@ -187,7 +187,7 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
     },
     /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
     #[command(
-        after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'\n\nThe line before the last gives the embedded network's score (what the search uses with\nUse NNUE on); the last line, 'Final evaluation', is the hand-crafted evaluation's (the default)."
+        after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'\n\nThe line before the last gives the embedded network's score (what the search uses by\ndefault); the last line, 'Final evaluation', is the hand-crafted evaluation's (Use NNUE off)."
     )]
     Eval {
         /// Position as FEN (default: the start position); quoting is optional

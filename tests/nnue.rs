@@ -598,13 +598,12 @@ fn eval_file_rejects_bad_files_and_accepts_good_ones() {
     e.send("uci");
     let declared = e.collect_until("uciok", ANSWER, |l| l == "uciok");
     for option in [
-        "option name Use NNUE type check default false".to_string(),
+        "option name Use NNUE type check default true".to_string(),
         format!("option name EvalFile type string default {EMBEDDED_NAME}"),
     ] {
         assert!(declared.contains(&option), "{option} not in {declared:?}");
     }
-    // The network is off by default; this test is about which network the search uses.
-    e.send("setoption name Use NNUE value true");
+    // The network is on by default; this test is about which network the search uses.
     e.send(&format!("position fen {MIDDLEGAME}"));
     let (network, nnue, _) = e.eval();
     assert_eq!(network.split(" (").next(), Some("NNUE network: <embedded>"));
@@ -708,4 +707,10 @@ fn use_nnue_switches_the_search_between_network_and_hand_crafted_evaluation() {
         differ > 0,
         "the network and the hand-crafted search searched alike"
     );
+    // A strength limit evaluates by hand (its Elo scale was measured so), and `eval` says so.
+    e.send("setoption name Use NNUE value true");
+    e.send("setoption name UCI_LimitStrength value true");
+    assert!(e.eval().0.contains("not in use"));
+    e.send("setoption name UCI_LimitStrength value false");
+    assert!(!e.eval().0.contains("not in use"));
 }

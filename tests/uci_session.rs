@@ -239,7 +239,7 @@ fn handshake_declares_identity_and_every_option() {
             "option name UCI_LimitStrength type check default false",
             "option name UCI_Elo type spin default 1500 min 800 max 2800",
             "option name Skill Level type spin default 20 min 0 max 20",
-            "option name Use NNUE type check default false",
+            "option name Use NNUE type check default true",
             "option name EvalFile type string default <embedded>",
         ]
     );

@@ -1,7 +1,8 @@
 //! Static evaluation: a tapered, hand-crafted evaluation whose weights `tarpon tune` fits
 //! to game results. With `Use NNUE` on, the search evaluates with the neural network of
-//! [`nnue`] instead; the hand-crafted evaluation is the default (until a network beats it),
-//! `datagen`'s evaluation (the network's training data) and the `eval` breakdown.
+//! [`nnue`] instead (the default: the embedded network beats this evaluation in games); the
+//! hand-crafted evaluation stays as an option, the evaluation of strength-limited play,
+//! `datagen`'s default (the network's training data) and the `eval` breakdown.
 //!
 //! Every term adds a middlegame/endgame pair ([`S`]) to the side that has the feature:
 //! material and piece-square tables, pawn structure ([`pawns`]), piece activity

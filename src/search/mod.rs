@@ -103,7 +103,7 @@ pub struct SearchOptions {
     /// A strength limit (`UCI_LimitStrength`, `Skill Level`); `None` for full strength.
     pub skill: Option<skill::Skill>,
     /// The network to evaluate with (`Use NNUE`, `EvalFile`); `None` for the hand-crafted
-    /// evaluation, the default until a network plays better than it (see docs/nnue.md).
+    /// evaluation. The default is the embedded network, which plays better (docs/nnue.md).
     pub nnue: Option<Arc<Net>>,
 }
 
@@ -116,7 +116,7 @@ impl Default for SearchOptions {
             tablebases: None,
             show_wdl: false,
             skill: None,
-            nnue: None,
+            nnue: Some(Net::embedded()),
         }
     }
 }

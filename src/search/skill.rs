@@ -86,8 +86,12 @@ impl Skill {
             nodes: Some(nodes),
             ..limits
         };
+        // The hand-crafted evaluation, whatever `Use NNUE` says: the Elo scale of the
+        // settings was measured with it (docs/strength.md), and the network, stronger at
+        // any node count, would make every setting play above its rating.
         let options = SearchOptions {
             multi_pv: options.multi_pv.max(CANDIDATES),
+            nnue: None,
             ..options
         };
         (limits, options)
@@ -167,6 +171,19 @@ mod tests {
             Skill::from_options(false, 1500, 5),
             Some(Skill::from_elo(1300))
         );
+    }
+
+    #[test]
+    fn a_limited_search_evaluates_by_hand_whatever_the_network() {
+        // The settings' Elo scale was measured with the hand-crafted evaluation.
+        let options = SearchOptions {
+            nnue: Some(crate::eval::nnue::Net::embedded()),
+            ..SearchOptions::default()
+        };
+        let (limits, options) = Skill::from_elo(1500).restrict(Limits::default(), options);
+        assert!(options.nnue.is_none());
+        assert_eq!(limits.nodes, Some(Skill::from_elo(1500).nodes()));
+        assert!(options.multi_pv >= CANDIDATES);
     }
 
     #[test]

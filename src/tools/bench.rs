@@ -7,10 +7,10 @@
 //! node count varies from run to run, but the speed (nps) and the time each position takes
 //! to reach the depth (time to depth) compare with one thread.
 //!
-//! `tarpon bench` evaluates as the engine does by default (today the hand-crafted
-//! evaluation: `Use NNUE` is off by default); `bench` in the UCI loop follows the session's
-//! `Use NNUE` and `EvalFile` (`setoption name Use NNUE value true` then `bench` gives the
-//! embedded network's signature).
+//! `tarpon bench` evaluates as the engine does by default (the embedded network: `Use
+//! NNUE` is on by default); `bench` in the UCI loop follows the session's `Use NNUE` and
+//! `EvalFile` (`setoption name Use NNUE value false` then `bench` gives the hand-crafted
+//! evaluation's signature).
 
 use crate::chess::Position;
 use crate::eval::nnue::Net;

@@ -202,7 +202,8 @@ impl Uci {
                 }
             }
             "eval" => {
-                let text = nnue::eval_text(&self.position, &self.network, self.options.use_nnue);
+                let in_use = self.nnue().is_some() && self.skill().is_none();
+                let text = nnue::eval_text(&self.position, &self.network, in_use);
                 for line in text.lines() {
                     self.say(line);
                 }
@@ -321,9 +322,19 @@ impl Uci {
         }
     }
 
-    /// The network the next search evaluates with: `None` for the hand-crafted evaluation.
+    /// The network `Use NNUE` and `EvalFile` ask for: `None` for the hand-crafted
+    /// evaluation. (A strength-limited search drops it: see `Skill::restrict`.)
     fn nnue(&self) -> Option<Arc<Net>> {
         self.options.use_nnue.then(|| self.network.clone())
+    }
+
+    /// The strength limit the options ask for (`UCI_LimitStrength`, `Skill Level`).
+    fn skill(&self) -> Option<Skill> {
+        Skill::from_options(
+            self.options.limit_strength,
+            self.options.elo,
+            self.options.skill_level,
+        )
     }
 
     /// Reads the book once both `OwnBook` and `BookFile` are set (GUIs send them in either
@@ -441,11 +452,7 @@ impl Uci {
             report: Some(out.clone()),
             tablebases: self.tablebase_settings(),
             show_wdl: self.options.show_wdl,
-            skill: Skill::from_options(
-                self.options.limit_strength,
-                self.options.elo,
-                self.options.skill_level,
-            ),
+            skill: self.skill(),
             nnue: self.nnue(),
         };
         let spawned = std::thread::Builder::new()

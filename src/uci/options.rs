@@ -58,7 +58,7 @@ impl Default for Options {
             limit_strength: false,
             elo: 1500,
             skill_level: skill::LEVEL_MAX,
-            use_nnue: false,
+            use_nnue: true,
             eval_file: EMBEDDED_NAME.to_string(),
         }
     }

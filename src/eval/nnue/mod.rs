@@ -8,9 +8,9 @@
 //! - [`simd`]: the inner loops, portable, AVX2 and AVX-512, chosen at run time.
 //!
 //! The search evaluates with NNUE when `SearchOptions::nnue` holds a network (the UCI
-//! option `Use NNUE`) and with the hand-crafted evaluation otherwise. `Use NNUE` is off by
-//! default until a network beats the hand-crafted evaluation in games: the embedded one,
-//! trained on 5.6 million positions, is level with it (+18 ± 37 Elo, docs/nnue.md).
+//! option `Use NNUE`, on by default: the embedded network beats the hand-crafted
+//! evaluation in games, docs/nnue.md) and with the hand-crafted evaluation otherwise, as
+//! it also does under a strength limit (the limits were calibrated with it).
 
 pub mod accumulator;
 pub mod net;
@@ -28,7 +28,7 @@ use crate::chess::Board;
 /// table, then the network's score of the position from White's point of view, and last,
 /// unchanged, the table's `Final evaluation: <cp> (white side)` line, which stays the
 /// hand-crafted evaluation's (scripts and tests read it). `in_use` says whether the search
-/// evaluates with `net` (`Use NNUE`).
+/// evaluates with `net` (`Use NNUE`, and no strength limit).
 pub fn eval_text(board: &Board, net: &Net, in_use: bool) -> String {
     let table = crate::eval::trace(board);
     let (body, last) = table
@@ -37,7 +37,7 @@ pub fn eval_text(board: &Board, net: &Net, in_use: bool) -> String {
     let usage = if in_use {
         "the search evaluates with it; the final evaluation below is the hand-crafted one"
     } else {
-        "not in use: Use NNUE is false, the search uses the hand-crafted evaluation below"
+        "not in use: the search uses the hand-crafted evaluation below (Use NNUE is false, or a strength limit is on)"
     };
     format!(
         "{body}\nNNUE network: {} ({usage})\nNNUE evaluation: {} (white side)\n{last}",
