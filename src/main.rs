@@ -660,12 +660,12 @@ fn main() -> ExitCode {
 /// The network `datagen --nnue` names: `embedded` (or `<embedded>`, as `EvalFile` says it)
 /// for the one built into the binary, otherwise a network file.
 fn datagen_network(name: &str) -> Result<Arc<Net>, String> {
-    if name == "embedded" || name == EMBEDDED_NAME {
-        return Ok(Net::embedded());
-    }
-    Net::load(name)
-        .map(Arc::new)
-        .map_err(|e| format!("cannot use network {name}: {e}"))
+    let path = if name == "embedded" {
+        EMBEDDED_NAME
+    } else {
+        name
+    };
+    Net::named(path).map_err(|e| format!("cannot use network {name}: {e}"))
 }
 
 /// `tarpon datagen`: Ctrl-C or a termination signal stops the run cleanly (the summary

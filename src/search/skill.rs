@@ -87,8 +87,7 @@ impl Skill {
             ..limits
         };
         // The hand-crafted evaluation, whatever `Use NNUE` says: the Elo scale of the
-        // settings was measured with it (docs/strength.md), and the network, stronger at
-        // any node count, would make every setting play above its rating.
+        // settings was measured with it (docs/strength.md).
         let options = SearchOptions {
             multi_pv: options.multi_pv.max(CANDIDATES),
             nnue: None,

@@ -26,7 +26,7 @@ use crate::chess::fen::START_FEN;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{parse_uci, to_uci};
 use crate::chess::{Move, Position, Square};
-use crate::eval::nnue::{self, EMBEDDED_NAME, Net};
+use crate::eval::nnue::{self, Net};
 use crate::search::skill::Skill;
 use crate::search::threads::{self, SearchThreads};
 use crate::search::timeman::Limits;
@@ -304,12 +304,7 @@ impl Uci {
     /// file that cannot be read or is not a network this build can use is reported, and
     /// the network in use stays. A running search keeps the network it started with.
     fn load_network(&mut self, path: String) {
-        let loaded = if path == EMBEDDED_NAME {
-            Ok(Net::embedded())
-        } else {
-            Net::load(&path).map(Arc::new)
-        };
-        match loaded {
+        match Net::named(&path) {
             Ok(net) => {
                 self.say(&format!("info string EvalFile: using network {path}"));
                 self.network = net;

@@ -139,6 +139,16 @@ impl Net {
         }
     }
 
+    /// The network a name gives (`EvalFile`, `datagen --nnue`): the embedded one for
+    /// [`EMBEDDED_NAME`], otherwise the file at that path ([`Net::load`]).
+    pub fn named(name: &str) -> Result<Arc<Net>, LoadError> {
+        if name == EMBEDDED_NAME {
+            Ok(Net::embedded())
+        } else {
+            Net::load(name).map(Arc::new)
+        }
+    }
+
     /// The network embedded in the binary (`nets/default.nnue`), read on first use.
     pub fn embedded() -> Arc<Net> {
         static EMBEDDED: OnceLock<Arc<Net>> = OnceLock::new();
