@@ -55,13 +55,33 @@ struct Engine {
     tt: TranspositionTable,
     /// Each search thread's histories and pawn hash table.
     threads: SearchThreads,
+    /// The evaluation the table's static evaluations came from (`None`: the hand-crafted
+    /// one), so that a search with another one starts from an empty table.
+    evaluation: Option<Arc<Net>>,
 }
 
 impl Engine {
-    fn new(options: &Options) -> Engine {
+    /// An empty table, for searches with `evaluation`.
+    fn new(options: &Options, evaluation: Option<Arc<Net>>) -> Engine {
         Engine {
             tt: TranspositionTable::new(options.hash_mb),
             threads: SearchThreads::new(options.threads),
+            evaluation,
+        }
+    }
+
+    /// Empties the table if its entries were stored by a search with another evaluation:
+    /// their static evaluations would be on the other evaluation's scale (the hand-crafted
+    /// one and the network do not agree to the centipawn), and the search would mix them.
+    fn use_evaluation(&mut self, evaluation: Option<Arc<Net>>) {
+        let same = match (&self.evaluation, &evaluation) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            self.tt.clear();
+            self.evaluation = evaluation;
         }
     }
 }
@@ -114,7 +134,7 @@ impl Uci {
         let options = Options::default();
         Uci {
             position: Position::startpos(),
-            engine: Some(Engine::new(&options)),
+            engine: Some(Engine::new(&options, options.use_nnue.then(Net::embedded))),
             options,
             search: None,
             search_waits_for_stop: false,
@@ -149,7 +169,7 @@ impl Uci {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
                     self.error("the search thread failed; starting with a fresh table");
-                    self.engine = Some(Engine::new(&self.options));
+                    self.engine = Some(Engine::new(&self.options, self.evaluation()));
                 }
             }
         }
@@ -202,7 +222,7 @@ impl Uci {
                 }
             }
             "eval" => {
-                let in_use = self.nnue().is_some() && self.skill().is_none();
+                let in_use = self.evaluation().is_some();
                 let text = nnue::eval_text(&self.position, &self.network, in_use);
                 for line in text.lines() {
                     self.say(line);
@@ -323,6 +343,12 @@ impl Uci {
         self.options.use_nnue.then(|| self.network.clone())
     }
 
+    /// The network a search evaluates with now: `None` for the hand-crafted evaluation,
+    /// which `Use NNUE` off and a strength limit both ask for (see `Skill::restrict`).
+    fn evaluation(&self) -> Option<Arc<Net>> {
+        self.nnue().filter(|_| self.skill().is_none())
+    }
+
     /// The strength limit the options ask for (`UCI_LimitStrength`, `Skill Level`).
     fn skill(&self) -> Option<Skill> {
         Skill::from_options(
@@ -431,10 +457,11 @@ impl Uci {
         if self.play_from_book(&limits, &searchmoves) {
             return;
         }
-        let engine = {
+        let mut engine = {
             self.finish_search();
             self.engine.take().expect("no search is running")
         };
+        engine.use_evaluation(self.evaluation());
         self.control.begin(limits.ponder);
         self.search_waits_for_stop = limits.infinite || limits.ponder;
         self.search_is_ponder = limits.ponder && !limits.infinite;
@@ -484,7 +511,7 @@ impl Uci {
                     .copied()
                     .unwrap_or(Move::NONE);
                 self.say(&format!("bestmove {}", to_uci(&self.position, best)));
-                self.engine = Some(Engine::new(&self.options));
+                self.engine = Some(Engine::new(&self.options, self.evaluation()));
             }
         }
     }
@@ -675,5 +702,58 @@ pub fn run() {
         && let Some(handle) = uci.search.take()
     {
         let _ = handle.join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tt::Bound;
+
+    const KEY: u64 = 0x1234_5678_9abc_def0;
+
+    fn has_entry(engine: &Engine) -> bool {
+        engine.tt.probe(KEY).is_some()
+    }
+
+    #[test]
+    fn a_table_filled_with_one_evaluation_is_emptied_for_another() {
+        let embedded = Some(Net::embedded());
+        let mut engine = Engine::new(&Options::default(), embedded.clone());
+        let store = |engine: &Engine| engine.tt.store(KEY, Move::NONE, 10, 20, 3, Bound::Exact);
+        store(&engine);
+        engine.use_evaluation(embedded.clone());
+        assert!(has_entry(&engine), "the same network keeps the table");
+        engine.use_evaluation(None);
+        assert!(
+            !has_entry(&engine),
+            "the hand-crafted evaluation starts afresh"
+        );
+        store(&engine);
+        engine.use_evaluation(None);
+        assert!(has_entry(&engine));
+        // Another network, even one read from the same file, is another evaluation.
+        let copy = Net::load("nets/default.nnue").expect("the network file reads");
+        engine.use_evaluation(Some(Arc::new(copy)));
+        assert!(!has_entry(&engine));
+    }
+
+    #[test]
+    fn each_search_records_the_evaluation_it_used() {
+        let mut uci = Uci::with_output(Arc::new(|_: &str| {}));
+        let search = |uci: &mut Uci, commands: &[&str]| {
+            for command in commands {
+                uci.handle(command);
+            }
+            uci.handle("go depth 2");
+            uci.engine().evaluation.clone()
+        };
+        let network = search(&mut uci, &[]).expect("the network by default");
+        assert!(Arc::ptr_eq(&network, &Net::embedded()));
+        assert!(search(&mut uci, &["setoption name Use NNUE value false"]).is_none());
+        assert!(search(&mut uci, &["setoption name Use NNUE value true"]).is_some());
+        // A strength limit evaluates by hand whatever `Use NNUE` says.
+        let limit = "setoption name UCI_LimitStrength value true";
+        assert!(search(&mut uci, &[limit]).is_none());
     }
 }
