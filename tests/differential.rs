@@ -244,6 +244,15 @@ fn check_position(
             context()
         );
         assert_eq!(
+            [
+                after.non_pawn_key(Color::White),
+                after.non_pawn_key(Color::Black)
+            ],
+            after.compute_non_pawn_keys(),
+            "incremental non-pawn keys after {}",
+            context()
+        );
+        assert_eq!(
             movegen::gives_check(board, m),
             after.in_check(),
             "gives_check of {}",

@@ -79,6 +79,9 @@ pub struct Board {
     fullmove_number: u16,
     key: u64,
     pawn_key: u64,
+    /// The Zobrist key of each colour's pieces other than pawns (kings included), by
+    /// colour: what the search's correction history keys "this material" by.
+    non_pawn_keys: [u64; 2],
     /// Enemy pieces giving check to the side to move.
     checkers: Bitboard,
     setup: CastlingSetup,
@@ -112,6 +115,7 @@ impl PartialEq for Board {
             && self.fullmove_number == other.fullmove_number
             && self.key == other.key
             && self.pawn_key == other.pawn_key
+            && self.non_pawn_keys == other.non_pawn_keys
             && self.checkers == other.checkers
             && same_live_setup
     }
@@ -131,6 +135,7 @@ impl Board {
             fullmove_number: 1,
             key: 0,
             pawn_key: 0,
+            non_pawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
             setup: CastlingSetup::NONE,
         }
@@ -249,6 +254,12 @@ impl Board {
         self.pawn_key
     }
 
+    /// The Zobrist key of `color`'s pieces other than pawns (its king included).
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
+    }
+
     /// Every piece of either colour that attacks `sq`, given the occupancy `occupied`.
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
@@ -334,6 +345,8 @@ impl Board {
         self.key ^= k;
         if piece.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= k;
         }
     }
 
@@ -506,5 +519,18 @@ impl Board {
             key ^= zobrist::en_passant(ep);
         }
         (key, pawn_key)
+    }
+
+    /// The non-pawn keys computed from scratch, White's first (tests compare them with the
+    /// incremental ones).
+    pub fn compute_non_pawn_keys(&self) -> [u64; 2] {
+        let mut keys = [0; 2];
+        for sq in self.occupied() {
+            let piece = self.squares[sq.index()].expect("occupied square without a piece");
+            if piece.kind() != PieceType::Pawn {
+                keys[piece.color().index()] ^= zobrist::piece_square(piece, sq);
+            }
+        }
+        keys
     }
 }

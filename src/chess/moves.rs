@@ -95,6 +95,10 @@ impl Move {
     pub const fn is_some(self) -> bool {
         self.0 != Move::NONE.0
     }
+
+    pub const fn is_none(self) -> bool {
+        self.0 == Move::NONE.0
+    }
 }
 
 /// Debug output is the internal UCI-like text (castling shown as king takes rook).

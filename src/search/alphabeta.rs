@@ -12,13 +12,13 @@
 
 use super::Searcher;
 use super::history::{self, PieceTo};
-use super::movepick::{MovePicker, is_noisy};
+use super::movepick::{MovePicker, captured_kind, is_noisy};
 use super::params::*;
 use super::score::{
     self, DRAW, INFINITE, MAX_PLY, TB_WIN_BOUND, mate_in, mated_in, tb_loss_in, tb_win_in,
 };
 use super::see::see_ge;
-use super::tt::Bound;
+use super::tt::{Bound, TtEntry};
 use crate::chess::movegen::gives_check;
 use crate::chess::{Move, MoveList};
 
@@ -32,6 +32,17 @@ impl Searcher<'_> {
                 || !crate::chess::movegen::legal_moves(&self.pos).is_empty();
         }
         self.pos.is_insufficient_material() || self.pos.is_repetition_draw(ply)
+    }
+
+    /// The score of a draw by the rules at `ply`: zero, or with `Contempt` that much below
+    /// zero for the side to move at the root (it is to move at even plies) and as much
+    /// above for its opponent, so that the root side steers away from draws.
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            DRAW - self.options.contempt
+        } else {
+            DRAW + self.options.contempt
+        }
     }
 
     /// The score of the position at `ply` with `depth` plies left, within `(alpha, beta)`.
@@ -55,7 +66,7 @@ impl Searcher<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if self.is_draw(ply) {
-            return DRAW;
+            return self.draw_score(ply);
         }
         if ply >= MAX_PLY - 4 {
             return self.evaluate();
@@ -68,11 +79,16 @@ impl Searcher<'_> {
             return alpha;
         }
 
+        // Inside a singular-extension search (`excluded` is set) this node is the same
+        // position searched without one move: the table's result for the position does
+        // not apply to it, and its own result must not be stored as the position's.
+        let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let entry = self.tt.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         if let Some(e) = entry
             && !pv_node
+            && excluded.is_none()
             && e.depth >= depth
             && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
         {
@@ -84,7 +100,9 @@ impl Searcher<'_> {
         // a PV node an unsettled bound still limits what the moves can score.
         let mut tb_floor = -INFINITE;
         let mut tb_ceiling = INFINITE;
-        if let Some((score, bound)) = self.probe_tablebase(depth, ply) {
+        if excluded.is_none()
+            && let Some((score, bound)) = self.probe_tablebase(depth, ply)
+        {
             let settles = match bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,
@@ -102,19 +120,30 @@ impl Searcher<'_> {
             }
         }
 
+        let previous = [
+            self.stack[ply - 1].moved,
+            if ply >= 2 {
+                self.stack[ply - 2].moved
+            } else {
+                None
+            },
+        ];
+        // The static evaluation, as the table saved it or computed now, and corrected by
+        // what the search has learned of its errors (`correction.rs`): the corrected one
+        // drives the pruning below, the raw one is what the table keeps.
         let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            -INFINITE
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITE, -INFINITE)
         } else {
-            entry.map_or_else(|| self.evaluate(), |e| e.eval)
+            let raw = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            (raw, self.corrected(raw, &previous))
         };
         self.stack[ply].static_eval = static_eval;
         // "Improving": better than two plies ago, when we last had the move. Pruning is
         // more careful when it is, since the position is heading somewhere.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
-
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
                 && static_eval.abs() < TB_WIN_BOUND
@@ -161,20 +190,12 @@ impl Searcher<'_> {
 
         // Internal iterative reduction: without a hash move this node's ordering is poor;
         // search it shallower now, and the next iteration will have a move to start with.
-        let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH {
+        let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth - 1
         } else {
             depth
         };
 
-        let previous = [
-            self.stack[ply - 1].moved,
-            if ply >= 2 {
-                self.stack[ply - 2].moved
-            } else {
-                None
-            },
-        ];
         let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
@@ -182,8 +203,12 @@ impl Searcher<'_> {
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         let mut quiets_tried = MoveList::new();
+        let mut noisy_tried = MoveList::new();
 
         while let Some(m) = picker.next(&self.pos, self.histories) {
+            if m == excluded {
+                continue;
+            }
             let noisy = is_noisy(&self.pos, m);
             let checks = gives_check(&self.pos, m);
             let piece = self
@@ -236,9 +261,27 @@ impl Searcher<'_> {
                 }
             }
 
-            // Check extension: a checking move is searched a ply deeper, since checks
-            // force replies and often lead somewhere decisive.
-            let new_depth = depth - 1 + checks as i32;
+            // Extensions. A hash move that proves to be the only good move is searched
+            // deeper (singular extension), one that is not may be searched shallower; a
+            // checking move is searched a ply deeper, since checks force replies and often
+            // lead somewhere decisive.
+            let mut extension = checks as i32;
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+            if m == hash_move
+                && let Some(e) = entry
+                && let Some(singular) = self.singular_extension(e, depth, ply, beta, cut_node)
+            {
+                match singular {
+                    Singular::Extend(plies) => {
+                        extension = plies;
+                        if plies >= 2 {
+                            self.stack[ply + 1].double_extensions += 1;
+                        }
+                    }
+                    Singular::MultiCut(score) => return score,
+                }
+            }
+            let new_depth = depth - 1 + extension;
             self.stack[ply].moved = Some(moved);
             self.make_move(m);
             self.nodes += 1;
@@ -287,30 +330,128 @@ impl Searcher<'_> {
                     }
                 }
             }
-            if !noisy {
+            if noisy {
+                noisy_tried.push(m);
+            } else {
                 quiets_tried.push(m);
             }
         }
 
         if moves_searched == 0 {
-            return if in_check { mated_in(ply) } else { DRAW };
+            // Without the excluded move there is nothing else: the move is singular.
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                self.draw_score(ply)
+            };
+        }
+        if excluded.is_some() {
+            return best_score;
         }
 
-        if best_score >= beta && !is_noisy(&self.pos, best_move) {
-            self.reward_quiet_cutoff(ply, depth, best_move, &quiets_tried, &previous);
+        if best_score >= beta {
+            self.reward_cutoff(
+                ply,
+                depth,
+                best_move,
+                &quiets_tried,
+                &noisy_tried,
+                &previous,
+            );
         }
         best_score = best_score.min(tb_ceiling);
 
         let bound = bound_of(best_score, original_alpha, beta);
+        // Correction history learns from results that say how far off the evaluation was:
+        // not in check (no evaluation), not when a capture was best (the evaluation cannot
+        // see it coming, and need not: quiescence does), and only when the bound points
+        // the way the error goes (a fail-high above the evaluation proves it too low, a
+        // fail-low below it too high).
+        let capture_was_best = best_move.is_some() && is_noisy(&self.pos, best_move);
+        if !(in_check || capture_was_best)
+            && best_score.abs() < TB_WIN_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.histories.corrections.update(
+                self.pos.board(),
+                &previous,
+                depth,
+                best_score,
+                raw_eval,
+            );
+        }
         self.tt.store(
             key,
             best_move,
             score::to_tt(best_score, ply),
-            static_eval,
+            raw_eval,
             depth,
             bound,
         );
         best_score
+    }
+
+    /// Singular extension of the hash move, whose table entry is `e`: is it the only
+    /// move that holds this node? The other moves are searched, half as deep, against a
+    /// bound a little below the hash score. `None` when the test does not apply.
+    fn singular_extension(
+        &mut self,
+        e: TtEntry,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        cut_node: bool,
+    ) -> Option<Singular> {
+        let tt_score = score::from_tt(e.score, ply);
+        let applies = depth >= SE_MIN_DEPTH
+            && self.stack[ply].excluded.is_none()
+            && e.bound != Bound::Upper
+            && e.depth >= depth - SE_TT_DEPTH_MARGIN
+            && tt_score.abs() < TB_WIN_BOUND
+            // The line is not already twice as long as the iteration's depth.
+            && (ply as i32) < 2 * (self.completed_depth + 1);
+        if !applies {
+            return None;
+        }
+        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth / 16;
+        self.stack[ply].excluded = e.mv;
+        let score = self.alphabeta(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.stack[ply].excluded = Move::NONE;
+        Some(if score < singular_beta {
+            // Nothing else comes close: extend, twice when far below.
+            let double = score < singular_beta - SE_DOUBLE_MARGIN
+                && self.stack[ply].double_extensions < SE_MAX_DOUBLE;
+            Singular::Extend(1 + double as i32)
+        } else if singular_beta >= beta {
+            // Multi-cut: another move also beats beta, even searched this shallow; the
+            // node will fail high whatever the hash move does.
+            Singular::MultiCut(singular_beta)
+        } else if tt_score >= beta {
+            // The hash move is not alone, and its score is only a bound above beta: the
+            // others will probably cut too, so spend less on it.
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        })
+    }
+
+    /// A static evaluation corrected by the correction history, kept clear of the scores
+    /// that mean a proven result.
+    fn corrected(&self, raw_eval: i32, previous: &[Option<PieceTo>; 2]) -> i32 {
+        let eval = self
+            .histories
+            .corrections
+            .correct(self.pos.board(), previous, raw_eval);
+        eval.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// The tablebase result of the position at `ply` (reached with `depth` plies to go) as a
@@ -371,20 +512,19 @@ impl Searcher<'_> {
         );
     }
 
-    /// A quiet move caused a beta cutoff: make it a killer, raise its history and lower
-    /// that of the quiet moves tried before it.
-    fn reward_quiet_cutoff(
+    /// Move `m` caused a beta cutoff: raise its history and lower that of the moves tried
+    /// before it in vain. A quiet move also becomes a killer, and the quiet moves before it
+    /// lose history; the captures before it lose capture history whatever `m` was, since
+    /// they were tried first and did not cut.
+    fn reward_cutoff(
         &mut self,
         ply: usize,
         depth: i32,
         m: Move,
-        tried: &MoveList,
+        quiets_tried: &MoveList,
+        noisy_tried: &MoveList,
         previous: &[Option<PieceTo>; 2],
     ) {
-        let frame = &mut self.stack[ply];
-        if frame.killers[0] != m {
-            frame.killers = [m, frame.killers[0]];
-        }
         let us = self.pos.side_to_move();
         let bonus = history::bonus(depth);
         let piece_to = |m: Move| PieceTo {
@@ -394,11 +534,24 @@ impl Searcher<'_> {
                 .expect("a move starts on a piece"),
             to: m.to(),
         };
-        self.histories
-            .update_quiet(us, m, piece_to(m), previous, bonus);
-        for &q in tried.iter().filter(|&&q| q != m) {
+        if is_noisy(&self.pos, m) {
+            let captured = captured_kind(&self.pos, m);
+            self.histories.update_capture(piece_to(m), captured, bonus);
+        } else {
+            let frame = &mut self.stack[ply];
+            if frame.killers[0] != m {
+                frame.killers = [m, frame.killers[0]];
+            }
             self.histories
-                .update_quiet(us, q, piece_to(q), previous, -bonus);
+                .update_quiet(us, m, piece_to(m), previous, bonus);
+            for &q in quiets_tried.iter().filter(|&&q| q != m) {
+                self.histories
+                    .update_quiet(us, q, piece_to(q), previous, -bonus);
+            }
+        }
+        for &c in noisy_tried.iter().filter(|&&c| c != m) {
+            let captured = captured_kind(&self.pos, c);
+            self.histories.update_capture(piece_to(c), captured, -bonus);
         }
     }
 
@@ -418,7 +571,7 @@ impl Searcher<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if self.pos.is_insufficient_material() {
-            return DRAW;
+            return self.draw_score(ply);
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 4 {
@@ -435,11 +588,18 @@ impl Searcher<'_> {
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
+        let mut raw_eval = -INFINITE;
         let mut static_eval = -INFINITE;
         if !in_check {
-            // Stand pat: the side to move need not capture, so the static evaluation is
-            // a lower bound on the score.
-            static_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            // Stand pat: the side to move need not capture, so the (corrected) static
+            // evaluation is a lower bound on the score.
+            raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            let before = if ply >= 2 {
+                self.stack[ply - 2].moved
+            } else {
+                None
+            };
+            static_eval = self.corrected(raw_eval, &[self.stack[ply - 1].moved, before]);
             if static_eval >= beta {
                 return static_eval;
             }
@@ -491,12 +651,20 @@ impl Searcher<'_> {
             key,
             best_move,
             score::to_tt(best_score, ply),
-            static_eval,
+            raw_eval,
             0,
             bound,
         );
         best_score
     }
+}
+
+/// What the singular-extension test decided for the hash move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Cut the node with this score.
+    MultiCut(i32),
 }
 
 /// The stored result decides this node without searching when its bound settles the

@@ -2,12 +2,16 @@
 //! - *quiet history*: by side, from-square and to-square, how often a quiet move caused a
 //!   beta cutoff (rewarded) or was tried before the move that did (punished);
 //! - *continuation history*: the same, but keyed by the piece and destination of the move
-//!   one or two plies earlier, which captures "this reply works against that move".
+//!   one or two plies earlier, which captures "this reply works against that move";
+//! - *capture history*: for captures and promotions, by moving piece, destination and
+//!   captured piece type, how often the capture refuted the position; it orders captures
+//!   of the same victim, which most-valuable-victim ordering alone cannot tell apart.
 //!
 //! Killer moves live in the search stack, one pair per ply.
 
+use super::correction::Corrections;
 use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
-use crate::chess::{Color, Move, Piece, Square};
+use crate::chess::{Color, Move, Piece, PieceType, Square};
 
 /// A previous move as continuation history sees it: which piece went where.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -17,7 +21,7 @@ pub struct PieceTo {
 }
 
 impl PieceTo {
-    fn index(self) -> usize {
+    pub(super) fn index(self) -> usize {
         self.piece.index() * 64 + self.to.index()
     }
 }
@@ -25,6 +29,9 @@ impl PieceTo {
 pub struct Histories {
     quiet: Vec<i16>,
     continuation: Vec<i16>,
+    capture: Vec<i16>,
+    /// How wrong the static evaluation has been (see `correction.rs`).
+    pub corrections: Corrections,
 }
 
 impl Default for Histories {
@@ -51,6 +58,8 @@ impl Histories {
         Histories {
             quiet: vec![0; 2 * 64 * 64],
             continuation: vec![0; 12 * 64 * 12 * 64],
+            capture: vec![0; 12 * 64 * 6],
+            corrections: Corrections::new(),
         }
     }
 
@@ -58,6 +67,8 @@ impl Histories {
     pub fn clear(&mut self) {
         self.quiet.fill(0);
         self.continuation.fill(0);
+        self.capture.fill(0);
+        self.corrections.clear();
     }
 
     fn quiet_index(color: Color, m: Move) -> usize {
@@ -66,6 +77,24 @@ impl Histories {
 
     fn continuation_index(previous: PieceTo, current: PieceTo) -> usize {
         previous.index() * 12 * 64 + current.index()
+    }
+
+    /// Captures by what moves where and what it takes; a promotion without capture counts
+    /// as taking a king (which no capture does).
+    fn capture_index(moved: PieceTo, captured: Option<PieceType>) -> usize {
+        moved.index() * 6 + captured.unwrap_or(PieceType::King).index()
+    }
+
+    pub fn capture(&self, moved: PieceTo, captured: Option<PieceType>) -> i32 {
+        self.capture[Self::capture_index(moved, captured)] as i32
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a capture or promotion.
+    pub fn update_capture(&mut self, moved: PieceTo, captured: Option<PieceType>, bonus: i32) {
+        apply_gravity(
+            &mut self.capture[Self::capture_index(moved, captured)],
+            bonus,
+        );
     }
 
     pub fn quiet(&self, color: Color, m: Move) -> i32 {

@@ -17,6 +17,7 @@
 //! take their win/draw/loss from the tables (`alphabeta.rs`).
 
 mod alphabeta;
+pub mod correction;
 pub mod history;
 pub mod movepick;
 pub mod params;
@@ -105,6 +106,9 @@ pub struct SearchOptions {
     /// The network to evaluate with (`Use NNUE`, `EvalFile`); `None` for the hand-crafted
     /// evaluation. The default is the embedded network, which plays better (docs/nnue.md).
     pub nnue: Option<Arc<Net>>,
+    /// `Contempt`: a draw by the rules scores this many centipawns below zero for the side
+    /// to move at the root (and as much above for its opponent).
+    pub contempt: i32,
 }
 
 impl Default for SearchOptions {
@@ -117,6 +121,7 @@ impl Default for SearchOptions {
             show_wdl: false,
             skill: None,
             nnue: Some(Net::embedded()),
+            contempt: 0,
         }
     }
 }
@@ -168,12 +173,20 @@ struct Frame {
     killers: [Move; 2],
     /// The move made from this ply (piece and destination), `None` for a null move.
     moved: Option<PieceTo>,
+    /// The move a singular-extension search leaves out at this ply (`Move::NONE` outside
+    /// one).
+    excluded: Move,
+    /// Double extensions on the line from the root to this ply (they are limited, or a
+    /// line could keep extending).
+    double_extensions: i32,
 }
 
 const EMPTY_FRAME: Frame = Frame {
     static_eval: -INFINITE,
     killers: [Move::NONE; 2],
     moved: None,
+    excluded: Move::NONE,
+    double_extensions: 0,
 };
 
 /// How this search uses the tablebases.
@@ -575,6 +588,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             if self.stopped {
+                self.report_interrupted_iteration(depth, previous_best);
                 break;
             }
             // Each line was searched with the earlier ones excluded, so a later line can
@@ -612,6 +626,22 @@ impl<'a> Searcher<'a> {
             self.shared.depth_reached.store(true, Ordering::Relaxed);
         }
         self.wait_while_pondering_or_infinite();
+    }
+
+    /// A search stopped in the middle of iteration `depth` plays the best move that
+    /// iteration has proved so far. When that is not the move of the last completed
+    /// iteration (`previous_best`), its line is reported, so that the last `info` a GUI
+    /// sees leads with the `bestmove` that follows.
+    fn report_interrupted_iteration(&self, depth: i32, previous_best: Move) {
+        let best = &self.root_moves[0];
+        if self.is_main()
+            && self.options.multi_pv == 1
+            && best.score != -INFINITE
+            && best.mv != previous_best
+        {
+            let text = self.info_line(depth, 0, "");
+            self.report(&text);
+        }
     }
 
     /// Helper threads vary their iterations so that they do not all search the same tree

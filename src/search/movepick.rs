@@ -3,11 +3,12 @@
 //! hash move or a good capture, so the quiet moves of most nodes are never generated.
 //!
 //! Order: hash move; captures and promotions that do not lose material (by SEE), most
-//! valuable victim first; the two killers; quiet moves by history;
+//! valuable victim first, then by capture history; the two killers; quiet moves by history;
 //! captures that lose material.
 
 use super::history::{Histories, PieceTo};
-use super::see::see_ge;
+use super::params::CAPTURE_ORDER_VALUE_SCALE;
+use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{is_legal, legal_moves, noisy_moves, quiet_moves};
 use crate::chess::{Board, Move, MoveKind, MoveList, PieceType};
 
@@ -32,6 +33,26 @@ pub fn is_noisy(board: &Board, m: Move) -> bool {
     m.kind() == MoveKind::EnPassant
         || m.kind() == MoveKind::Promotion
         || (m.kind() == MoveKind::Normal && board.piece_on(m.to()).is_some())
+}
+
+/// The type of piece a move captures, if any.
+pub fn captured_kind(board: &Board, m: Move) -> Option<PieceType> {
+    match m.kind() {
+        MoveKind::EnPassant => Some(PieceType::Pawn),
+        MoveKind::Castling => None,
+        _ => board.piece_on(m.to()).map(|p| p.kind()),
+    }
+}
+
+/// The order of captures and promotions: the value of what they win (the victim, and
+/// the promoted piece), then their capture history, which ranks captures of the same
+/// victim and can overturn a difference of about two pawns.
+fn noisy_score(board: &Board, m: Move, histories: &Histories) -> i32 {
+    let captured = captured_kind(board, m);
+    let gain = captured.map_or(0, |p| SEE_VALUES[p.index()])
+        + m.promotion_piece().map_or(0, |p| SEE_VALUES[p.index()]);
+    let piece = board.piece_on(m.from()).expect("a move starts on a piece");
+    CAPTURE_ORDER_VALUE_SCALE * gain + histories.capture(PieceTo { piece, to: m.to() }, captured)
 }
 
 /// Most valuable victim, least valuable attacker: capturing a queen with a pawn first.
@@ -142,7 +163,7 @@ impl MovePicker {
                 Stage::GenerateNoisy => {
                     self.moves = noisy_moves(board);
                     for i in 0..self.moves.len() {
-                        self.scores[i] = mvv_lva(board, self.moves[i]);
+                        self.scores[i] = noisy_score(board, self.moves[i], histories);
                     }
                     self.next = 0;
                     self.stage = Stage::GoodNoisy;

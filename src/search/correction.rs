@@ -1,0 +1,129 @@
+//! Correction history: how far the search's results have strayed from the static
+//! evaluation in positions like this one, learned while searching and added back to the
+//! evaluation.
+//!
+//! An evaluation is wrong in patterns: a pawn structure it misjudges is misjudged in every
+//! position that has it, and so is a piece set-up or the kind of position a pair of moves
+//! leads to. Each table here keeps, for one such feature of the position, a running mean
+//! of `search score - static evaluation` from nodes whose search result can be trusted for
+//! it, and the evaluation the search prunes with is the static one plus a weighted sum of
+//! those means (`correct`). The features:
+//! - the pawn structure (the pawn key), by side to move;
+//! - each side's pieces other than pawns (the non-pawn keys), by side to move;
+//! - the two previous moves (piece and destination of each): the kind of position that
+//!   a line reaches, whatever else is on the board.
+//!
+//! Each entry is a mean in units of `1 / GRAIN` centipawns, moved towards each new sample
+//! by a weight that grows with the sample's depth (deeper searches are truer).
+
+use super::history::PieceTo;
+use super::params::{
+    CORRECTION_CONTINUATION_WEIGHT, CORRECTION_MAX, CORRECTION_NON_PAWN_WEIGHT,
+    CORRECTION_PAWN_WEIGHT,
+};
+use crate::chess::{Board, Color};
+
+/// Entries per side in the keyed tables (a power of two: keys are masked).
+const KEYED_ENTRIES: usize = 16384;
+/// Entries hold centipawns times this, so that small errors still move them.
+const GRAIN: i32 = 64;
+/// The weights of the sum (`CORRECTION_*_WEIGHT`) are in 1/WEIGHT_SCALE.
+const WEIGHT_SCALE: i32 = 256;
+/// A sample's weight in the running mean is `min(depth + 1, MAX_SAMPLE_WEIGHT) / 256`.
+const MAX_SAMPLE_WEIGHT: i32 = 16;
+
+pub struct Corrections {
+    /// `[side to move][pawn key]`.
+    pawn: Vec<i16>,
+    /// `[side to move][colour of the pieces][non-pawn key of that colour]`.
+    non_pawn: Vec<i16>,
+    /// `[move two plies back][previous move]`, each as `PieceTo`.
+    continuation: Vec<i16>,
+}
+
+impl Default for Corrections {
+    fn default() -> Self {
+        Corrections::new()
+    }
+}
+
+/// The indices of a position's entries in each table.
+struct Slots {
+    pawn: usize,
+    non_pawn: [usize; 2],
+    continuation: Option<usize>,
+}
+
+impl Corrections {
+    pub fn new() -> Corrections {
+        Corrections {
+            pawn: vec![0; 2 * KEYED_ENTRIES],
+            non_pawn: vec![0; 2 * 2 * KEYED_ENTRIES],
+            continuation: vec![0; 12 * 64 * 12 * 64],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.pawn.fill(0);
+        self.non_pawn.fill(0);
+        self.continuation.fill(0);
+    }
+
+    fn slots(board: &Board, previous: &[Option<PieceTo>; 2]) -> Slots {
+        let us = board.side_to_move().index();
+        let keyed = |key: u64| key as usize & (KEYED_ENTRIES - 1);
+        let non_pawn = |color: Color| {
+            (us * 2 + color.index()) * KEYED_ENTRIES + keyed(board.non_pawn_key(color))
+        };
+        Slots {
+            pawn: us * KEYED_ENTRIES + keyed(board.pawn_key()),
+            non_pawn: [non_pawn(Color::White), non_pawn(Color::Black)],
+            continuation: match previous {
+                [Some(last), Some(before)] => Some(before.index() * 12 * 64 + last.index()),
+                _ => None,
+            },
+        }
+    }
+
+    /// The static evaluation `eval` of `board` (side to move's view), corrected by what
+    /// the tables have learned. `previous` are the last two moves (`None` for a null move
+    /// or before the root).
+    pub fn correct(&self, board: &Board, previous: &[Option<PieceTo>; 2], eval: i32) -> i32 {
+        let slots = Self::slots(board, previous);
+        let continuation = slots
+            .continuation
+            .map_or(0, |i| self.continuation[i] as i32);
+        let weighted = CORRECTION_PAWN_WEIGHT * self.pawn[slots.pawn] as i32
+            + CORRECTION_NON_PAWN_WEIGHT
+                * (self.non_pawn[slots.non_pawn[0]] as i32
+                    + self.non_pawn[slots.non_pawn[1]] as i32)
+            + CORRECTION_CONTINUATION_WEIGHT * continuation;
+        eval + weighted / (GRAIN * WEIGHT_SCALE)
+    }
+
+    /// Learns from a node searched to `depth` whose result `score` is trusted to say how
+    /// wrong its static evaluation `raw_eval` (before correction) was.
+    pub fn update(
+        &mut self,
+        board: &Board,
+        previous: &[Option<PieceTo>; 2],
+        depth: i32,
+        score: i32,
+        raw_eval: i32,
+    ) {
+        let slots = Self::slots(board, previous);
+        let error = (score - raw_eval).clamp(-CORRECTION_MAX, CORRECTION_MAX) * GRAIN;
+        let weight = (depth + 1).min(MAX_SAMPLE_WEIGHT);
+        let learn = |entry: &mut i16| {
+            let mean = *entry as i32;
+            let moved = mean + (error - mean) * weight / 256;
+            *entry = moved.clamp(-CORRECTION_MAX * GRAIN, CORRECTION_MAX * GRAIN) as i16;
+        };
+        learn(&mut self.pawn[slots.pawn]);
+        learn(&mut self.non_pawn[slots.non_pawn[0]]);
+        learn(&mut self.non_pawn[slots.non_pawn[1]]);
+        if let Some(i) = slots.continuation {
+            learn(&mut self.continuation[i]);
+        }
+    }
+}
