@@ -241,6 +241,7 @@ fn handshake_declares_identity_and_every_option() {
             "option name Skill Level type spin default 20 min 0 max 20",
             "option name Use NNUE type check default true",
             "option name EvalFile type string default <embedded>",
+            "option name Contempt type spin default 0 min -100 max 100",
         ]
     );
     assert_eq!(e.sync(), Vec::<String>::new());
@@ -265,10 +266,11 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
         ("SyzygyProbeLimit", 0, 7),
         ("UCI_Elo", 800, 2800),
         ("Skill Level", 0, 20),
+        ("Contempt", -100, 100),
     ] {
         e.expect_accepted(&format!("setoption name {name} value {min}"));
         e.expect_accepted(&format!("setoption name {name} value {max}"));
-        if min > 0 {
+        if min != 0 {
             e.expect_error(&format!("setoption name {name} value {}", min - 1));
         }
     }
@@ -281,6 +283,7 @@ fn every_declared_limit_is_accepted_and_one_beyond_is_not() {
     e.expect_error("setoption name SyzygyProbeLimit value 8");
     e.expect_error("setoption name UCI_Elo value 2801");
     e.expect_error("setoption name Skill Level value 21");
+    e.expect_error("setoption name Contempt value 101");
     for check in [
         "Ponder",
         "UCI_Chess960",

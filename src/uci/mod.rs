@@ -295,6 +295,7 @@ impl Uci {
             Change::ClearHash => self.engine().tt.clear(),
             Change::MoveOverhead(ms) => self.options.move_overhead = ms,
             Change::MultiPv(n) => self.options.multi_pv = n,
+            Change::Contempt(cp) => self.options.contempt = cp,
             Change::Ponder(on) => self.options.ponder = on,
             Change::Chess960(on) => self.options.chess960 = on,
             Change::OwnBook(on) => {
@@ -476,6 +477,7 @@ impl Uci {
             show_wdl: self.options.show_wdl,
             skill: self.skill(),
             nnue: self.nnue(),
+            contempt: self.options.contempt,
         };
         let spawned = std::thread::Builder::new()
             .name("search".to_string())

@@ -35,6 +35,9 @@ pub struct Options {
     pub use_nnue: bool,
     /// `EvalFile`: the network file in use, or `<embedded>` for the one in the binary.
     pub eval_file: String,
+    /// `Contempt`, in centipawns: how much worse than even a draw is for the side to move
+    /// at the root (negative: better).
+    pub contempt: i32,
 }
 
 impl Default for Options {
@@ -60,6 +63,7 @@ impl Default for Options {
             skill_level: skill::LEVEL_MAX,
             use_nnue: true,
             eval_file: EMBEDDED_NAME.to_string(),
+            contempt: 0,
         }
     }
 }
@@ -74,6 +78,8 @@ pub const MULTI_PV_MAX: usize = 256;
 /// Deeper than any useful book; `polyglot make-book` keeps at most 1024 plies by default.
 pub const BOOK_DEPTH_MAX: u32 = 1024;
 pub const SYZYGY_PROBE_DEPTH_MAX: u64 = 100;
+/// Contempt up to a pawn either way (the range Stockfish 11's `Contempt` had).
+pub const CONTEMPT_MAX: i32 = 100;
 /// What the GUI shows for an empty string option (a GUI may also send it back).
 pub const EMPTY_STRING: &str = "<empty>";
 
@@ -142,6 +148,10 @@ pub fn declarations() -> Vec<String> {
         ),
         format!("option name Use NNUE type check default {}", d.use_nnue),
         format!("option name EvalFile type string default {}", d.eval_file),
+        format!(
+            "option name Contempt type spin default {} min {} max {CONTEMPT_MAX}",
+            d.contempt, -CONTEMPT_MAX
+        ),
     ]
 }
 
@@ -171,6 +181,7 @@ pub enum Change {
     UseNnue(bool),
     /// A path, or `<embedded>` (also for an empty value) for the embedded network.
     EvalFile(String),
+    Contempt(i32),
 }
 
 /// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
@@ -191,6 +202,13 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
     let spin = |max: u64, min: u64| -> Result<u64, String> {
         let v = value.ok_or_else(|| need(&format!("a value from {min} to {max}")))?;
         match v.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(need(&format!("a value from {min} to {max}, not '{v}'"))),
+        }
+    };
+    let signed_spin = |min: i32, max: i32| -> Result<i32, String> {
+        let v = value.ok_or_else(|| need(&format!("a value from {min} to {max}")))?;
+        match v.parse::<i32>() {
             Ok(n) if (min..=max).contains(&n) => Ok(n),
             _ => Err(need(&format!("a value from {min} to {max}, not '{v}'"))),
         }
@@ -247,6 +265,7 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
                 .unwrap_or(EMBEDDED_NAME)
                 .to_string(),
         )),
+        "contempt" => Ok(Change::Contempt(signed_spin(-CONTEMPT_MAX, CONTEMPT_MAX)?)),
         "" => Err(usage.to_string()),
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
     }
@@ -325,6 +344,8 @@ mod tests {
             p("name Syzygy50MoveRule value false"),
             Ok(Change::Syzygy50MoveRule(false))
         );
+        assert_eq!(p("name Contempt value -100"), Ok(Change::Contempt(-100)));
+        assert_eq!(p("name contempt value 35"), Ok(Change::Contempt(35)));
     }
 
     #[test]
@@ -345,6 +366,10 @@ mod tests {
             "name Syzygy50MoveRule value maybe",
             "name Use NNUE value 1",
             "name Use NNUE",
+            "name Contempt value 101",
+            "name Contempt value -101",
+            "name Contempt value 1.5",
+            "name Contempt",
             "name Nonsense value 1",
             "name",
             "value 3",
