@@ -1,4 +1,4 @@
-//! Static exchange evaluation: every line of the shared `see.epd` suite, hand-made
+//! Static exchange evaluation: every line of the `see.epd` suite (`tests/data`), hand-made
 //! positions for the rules the suite touches lightly (en passant, promotion, pins, the
 //! king as the last capturer), and the promise that `see_ge` is exactly `see(..) >= t`.
 
@@ -42,7 +42,7 @@ fn values() {
 }
 
 #[test]
-fn shared_suite() {
+fn suite() {
     let text = common::data_file("see.epd");
     let mut checked = 0;
     for (number, line) in text

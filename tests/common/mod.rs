@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests: a seeded random generator and access to the
-//! shared data folder (the EPD suites).
+//! Helpers shared by the integration tests: a seeded random generator and the test data in
+//! `tests/data` (EPD suites, Syzygy tables).
 //!
 //! Cargo builds every file directly under `tests/` as its own test crate; a file in a
 //! subdirectory such as this one is not, so each test includes it with `mod common;`.
@@ -10,7 +10,6 @@
 pub mod engine;
 pub mod pgn_check;
 
-use std::io::Write;
 use std::path::PathBuf;
 use tarpon::chess::fen;
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
@@ -48,25 +47,17 @@ impl Rng {
     }
 }
 
-/// The shared data folder: `TARPON_SHARED_DATA` if set, else `../shared/data` next to the
-/// crate (where the project keeps it).
+/// The repository's test data, `tests/data` (its README says where each file came from).
 pub fn data_dir() -> PathBuf {
-    std::env::var_os("TARPON_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
-/// The text of a file in the shared data folder. Panics when it cannot be read: a test
-/// that needs the suites must fail, not pass without having checked anything.
+/// The text of a file in `tests/data`. Panics when it cannot be read: the file is part of
+/// the repository, and a test must fail, not pass without having checked anything.
 pub fn data_file(name: &str) -> String {
     let path = data_dir().join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}): this test needs the shared data folder; \
-             set TARPON_SHARED_DATA to it",
-            path.display()
-        )
-    })
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the test data file {}: {e}", path.display()))
 }
 
 /// Every line of an EPD perft suite (`fen ;D1 n1 ;D2 n2 ...`) as (fen, [(depth, nodes)]).
@@ -99,23 +90,13 @@ pub fn suite_fens(name: &str) -> Vec<String> {
     perft_suite(name).into_iter().map(|(fen, _)| fen).collect()
 }
 
-/// The Syzygy test tables: the directory in `TARPON_SYZYGY` (`.ci/run` sets it to
-/// `../shared/data/syzygy`). When it is unset, returns `None` after saying on the terminal
-/// that `test` is skipped: written to stderr directly, past the test harness's output
-/// capture, so that a skipped test never passes unnoticed as if it had checked something.
-pub fn syzygy_dir(test: &str) -> Option<PathBuf> {
-    match std::env::var_os("TARPON_SYZYGY") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            // One write of the whole line, so that parallel tests do not interleave it.
-            let line = format!(
-                "\nSKIPPED {test}: set TARPON_SYZYGY to the Syzygy test tables \
-                 (../shared/data/syzygy) to run it\n"
-            );
-            let _ = std::io::stderr().write_all(line.as_bytes());
-            None
-        }
-    }
+/// The Syzygy tables the tests probe: the 3-4-piece tables in `tests/data/syzygy`, or the
+/// directory in `TARPON_SYZYGY` when it is set (larger tables, with a `probes.epd` of
+/// positions they cover, such as `../shared/data/syzygy`, which adds 5-piece tables).
+pub fn syzygy_dir() -> PathBuf {
+    std::env::var_os("TARPON_SYZYGY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| data_dir().join("syzygy"))
 }
 
 /// One line of the Syzygy `probes.epd`: `FEN ; wdl W ; dtz D`.
@@ -197,7 +178,7 @@ pub fn flip_fen(text: &str) -> String {
     out
 }
 
-/// The opening positions of the shared suite (the first few hundred), plus positions
+/// The opening positions of `openings.epd` (400 balanced openings), plus positions
 /// reached from each by a random walk, so endgames, promotions and en-passant squares
 /// are covered as well.
 pub fn sample_positions() -> Vec<String> {
