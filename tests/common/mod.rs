@@ -1,5 +1,6 @@
-//! Helpers shared by the integration tests: a seeded random generator and the test data in
-//! `tests/data` (EPD suites, Syzygy tables).
+//! Helpers shared by the integration tests: a seeded random generator, the test data in
+//! `tests/data` (EPD suites, Syzygy tables), and what a test does when a program it needs
+//! from outside Rust is missing.
 //!
 //! Cargo builds every file directly under `tests/` as its own test crate; a file in a
 //! subdirectory such as this one is not, so each test includes it with `mod common;`.
@@ -10,6 +11,7 @@
 pub mod engine;
 pub mod pgn_check;
 
+use std::io::Write;
 use std::path::PathBuf;
 use tarpon::chess::fen;
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
@@ -129,6 +131,51 @@ pub fn tablebase_probes(dir: &std::path::Path) -> Vec<TablebaseProbe> {
             }
         })
         .collect()
+}
+
+// --- Programs from outside Rust ------------------------------------------------------------
+
+/// The one command that installs every program the tests need (Debian's `polyglot`,
+/// python-chess) and runs the whole suite with nothing skipped.
+pub const FULL_TEST_COMMAND: &str = "make test";
+
+/// What a test does when a program it needs from outside Rust (`missing`: its name and how
+/// to install it) is not there. Under `make test`, which installs everything and sets
+/// `TARPON_NO_SKIP`, it fails. Under plain `cargo test` it says on the terminal that the test
+/// is skipped and which command would run it, written to stderr directly, past the test
+/// harness's output capture, so that a skipped test never passes unnoticed as if it had
+/// checked something. Returns `None` for the test to return early with.
+pub fn skip<T>(test: &str, missing: &str) -> Option<T> {
+    if std::env::var_os("TARPON_NO_SKIP").is_some() {
+        panic!("{test} needs {missing}, and TARPON_NO_SKIP forbids skipping it");
+    }
+    // One write of the whole line, so that parallel tests do not interleave it.
+    let line = format!(
+        "\nSKIPPED {test}: needs {missing}; `{FULL_TEST_COMMAND}` installs it and runs every test\n"
+    );
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    None
+}
+
+/// A Python with python-chess for `test`: `TARPON_PYTHON` when set, else `python3`, else the
+/// virtual environment `make test` makes when the system's Python lacks python-chess
+/// (`target/test-python`). `None`, after the skip notice, when none imports `chess`.
+pub fn python_chess(test: &str) -> Option<PathBuf> {
+    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-python/bin/python3");
+    let candidates = match std::env::var_os("TARPON_PYTHON") {
+        Some(python) => vec![PathBuf::from(python)],
+        None => vec![PathBuf::from("python3"), venv],
+    };
+    let imports_chess = |python: &PathBuf| {
+        std::process::Command::new(python)
+            .args(["-c", "import chess.engine, chess.polyglot"])
+            .output()
+            .is_ok_and(|out| out.status.success())
+    };
+    match candidates.into_iter().find(imports_chess) {
+        Some(python) => Some(python),
+        None => skip(test, "python3 with python-chess (pip install chess)"),
+    }
 }
 
 // --- Positions for evaluation tests (colour symmetry, NNUE) ---------------------------------
