@@ -10,9 +10,8 @@
 //! on the terminal that the test is skipped and names that command (see `common::skip`):
 //! never a silent pass that compared nothing.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use tarpon::book::{self, Book};
 use tarpon::chess::Position;
 use tarpon::chess::notation::{parse_uci, to_uci};
@@ -151,8 +150,7 @@ fn probes_match_python_chess_on_a_polyglot_built_book() {
     let (Some(polyglot), Some(python)) = (polyglot(TEST), common::python_chess(TEST)) else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("tarpon-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let dir = common::temp_dir("book");
     let bin = make_book(&polyglot, &dir);
     let book = Book::load(&bin).expect("the book polyglot built");
     let reference = reference(&python, &bin);
@@ -216,16 +214,8 @@ fn engine_plays_the_best_book_moves(bin: &Path, reference: &str) {
         }
     }
     input.push_str("quit\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start tarpon");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write commands");
-    drop(stdin);
-    let out = child.wait_with_output().expect("tarpon output");
-    let out = String::from_utf8_lossy(&out.stdout);
+    let (ok, out, err) = common::engine::run_with_input(&[], &input);
+    assert!(ok, "{err}");
     let answers: Vec<&str> = out
         .lines()
         .filter_map(|l| l.strip_prefix("bestmove "))

@@ -17,6 +17,7 @@ use tarpon::chess::notation::parse_uci;
 mod common;
 
 use common::engine::{Engine, TARPON, check_bestmove};
+use common::position;
 
 /// Generous: the machine running the tests may be loaded.
 const ANSWER: Duration = Duration::from_secs(20);
@@ -53,10 +54,6 @@ impl Engine {
         let lines = self.collect_until("readyok", ANSWER, |l| l == "readyok");
         assert_eq!(lines, ["readyok"], "{}", self.tail());
     }
-}
-
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 const MIDDLEGAME: &str = "r1bq1rk1/pp2b1pp/n1p1pn2/3p1p2/2PP4/6PN/PPQNPPBP/R1B2RK1 w - - 6 9";

@@ -4,15 +4,12 @@
 
 mod common;
 
+use common::board;
 use tarpon::chess::fen;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::notation::{parse_san, to_san};
 use tarpon::chess::{Board, Move, MoveKind};
 use tarpon::search::see::{SEE_VALUES, see, see_ge};
-
-fn board(text: &str) -> Board {
-    fen::parse(text, false).unwrap_or_else(|e| panic!("bad test FEN {text:?}: {e}"))
-}
 
 fn san(b: &Board, text: &str) -> Move {
     parse_san(b, text).unwrap_or_else(|e| panic!("{text}: {e} in {}", fen::to_fen(b)))

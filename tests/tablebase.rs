@@ -5,7 +5,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use common::position;
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::notation::to_uci;
@@ -36,10 +37,6 @@ fn tables() -> Arc<Tablebases> {
             Arc::new(tables)
         })
         .clone()
-}
-
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn settings(tables: &Arc<Tablebases>) -> Settings {
@@ -393,14 +390,6 @@ fn drawn_endgames_are_never_lost() {
 
 // --- Bad table directories -------------------------------------------------------------
 
-/// A fresh empty directory under the system's temporary directory.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-tb-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create a temporary directory");
-    dir
-}
-
 /// Copies `name` from the test tables into `dir`, keeping `keep` bytes of it (all: `None`),
 /// then applies `damage` to the bytes.
 fn copy_table(
@@ -426,7 +415,7 @@ fn missing_and_empty_directories_are_reported() {
         notes.iter().any(|n| n.contains("/no/such/tarpon/tables")),
         "{notes:?}"
     );
-    let empty = temp_dir("empty");
+    let empty = common::temp_dir("empty");
     let (tables, notes) = tablebase::load(&empty.to_string_lossy());
     assert!(tables.is_none());
     assert!(
@@ -439,7 +428,7 @@ fn missing_and_empty_directories_are_reported() {
 #[test]
 fn truncated_and_corrupt_tables_are_left_out_and_the_rest_is_used() {
     let from = common::syzygy_dir();
-    let dir = temp_dir("damaged");
+    let dir = common::temp_dir("damaged");
     copy_table(&from, &dir, "KRvK.rtbw", None, |_| {});
     copy_table(&from, &dir, "KRvK.rtbz", None, |_| {});
     copy_table(&from, &dir, "KQvK.rtbw", Some(200), |_| {}); // cut short
@@ -511,7 +500,7 @@ fn krkp_positions(count: usize) -> Vec<Position> {
 /// reach; probes 300 positions. Returns whether the load check caught the cut, every
 /// report about the file (load notes and probe failures) and how many probes answered.
 fn probe_truncated_krkp(from: &Path, percent: usize) -> (bool, Vec<String>, usize) {
-    let dir = temp_dir(&format!("cut{percent}"));
+    let dir = common::temp_dir(&format!("cut{percent}"));
     let size = std::fs::metadata(from.join("KRvKP.rtbw"))
         .expect("KRvKP.rtbw")
         .len() as usize;

@@ -1039,8 +1039,7 @@ fn syzygy_path_brings_tablebase_scores_and_tbhits() {
 #[test]
 fn bad_syzygy_paths_are_reported_and_the_engine_keeps_working() {
     let mut e = Engine::start();
-    let empty = std::env::temp_dir().join(format!("tarpon-uci-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).expect("create a temporary directory");
+    let empty = common::temp_dir("empty");
     for (paths, complaint) in [
         ("/no/such/tarpon/dir".to_string(), "/no/such/tarpon/dir"),
         (empty.display().to_string(), "no table files"),

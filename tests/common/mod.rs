@@ -1,6 +1,7 @@
-//! Helpers shared by the integration tests: a seeded random generator, the test data in
-//! `tests/data` (EPD suites, Syzygy tables), and what a test does when a program it needs
-//! from outside Rust is missing.
+//! Helpers shared by the integration tests: a seeded random generator, temporary files,
+//! test positions, the test data in `tests/data` (EPD suites, Syzygy tables), and what a
+//! test does when a program it needs from outside Rust is missing. `engine` runs the
+//! `tarpon` program; `pgn_check` replays PGN with shakmaty.
 //!
 //! Cargo builds every file directly under `tests/` as its own test crate; a file in a
 //! subdirectory such as this one is not, so each test includes it with `mod common;`.
@@ -13,8 +14,8 @@ pub mod pgn_check;
 
 use std::io::Write;
 use std::path::PathBuf;
-use tarpon::chess::fen;
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
+use tarpon::chess::{Board, Position, fen};
 
 /// SplitMix64: a tiny, fast, seeded generator, good enough to pick random moves and build
 /// random inputs. The same seed gives the same sequence on every run and platform, so a
@@ -47,6 +48,37 @@ impl Rng {
     pub fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
+}
+
+/// A path in the system's temporary folder for a test's file `name` (unique in its test
+/// file), named after this process so that test runs at the same time do not collide.
+pub fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tarpon-{}-{name}", std::process::id()))
+}
+
+/// A temporary file (see [`temp_path`]) holding `text`.
+pub fn temp_file(name: &str, text: &str) -> PathBuf {
+    let path = temp_path(name);
+    std::fs::write(&path, text).expect("write a temporary file");
+    path
+}
+
+/// A fresh, empty temporary folder (see [`temp_path`]) for one test's files.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = temp_path(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a temporary folder");
+    dir
+}
+
+/// The position of a test's FEN (standard chess); panics, naming it, if it is not one.
+pub fn position(fen: &str) -> Position {
+    Position::from_fen(fen, false).unwrap_or_else(|e| panic!("bad test FEN {fen:?}: {e}"))
+}
+
+/// The board of a test's FEN (standard chess); panics, naming it, if it is not one.
+pub fn board(fen: &str) -> Board {
+    fen::parse(fen, false).unwrap_or_else(|e| panic!("bad test FEN {fen:?}: {e}"))
 }
 
 /// The repository's test data, `tests/data` (its README says where each file came from).
