@@ -16,7 +16,9 @@
 # many moves went over by more than 0, 5, 20, 50 and 100 ms either way.
 #
 # Other options go to the driver (--seed, --margin, --verbose, --engine; see --help).
-# Builds the release binary first unless --engine names one. Needs python-chess.
+# Builds the release binary first unless --engine names one. Needs python-chess: in the
+# python3 on the PATH, or in the Python that TARPON_PYTHON names (`scripts/test.sh --setup`
+# prints one, installing python-chess where missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,4 +36,4 @@ if [ -z "$engine" ]; then
     cargo build --release --quiet
     engine="${CARGO_TARGET_DIR:-target}/release/tarpon"
 fi
-exec python3 scripts/stress.py --engine "$engine" "${args[@]}"
+exec "${TARPON_PYTHON:-python3}" scripts/stress.py --engine "$engine" "${args[@]}"

@@ -3,28 +3,11 @@
 
 mod common;
 
-use common::pgn_check;
-use std::process::Command;
+use common::{engine, pgn_check, temp_file, temp_path};
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
-
+/// `tarpon analyse` with `args`: whether it succeeded, standard output, standard error.
 fn analyse(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(TARPON)
-        .arg("analyse")
-        .args(args)
-        .output()
-        .expect("run tarpon");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("tarpon-analyse-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+    engine::run(&[&["analyse"], args].concat())
 }
 
 /// Fool's mate, and a game from a set-up position with the things PGN files carry:
@@ -50,8 +33,7 @@ const GAMES: &str = r#"[Event "Fool's mate"]
 #[test]
 fn a_pgn_is_annotated_move_by_move_and_replays() {
     let input = temp_file("games.pgn", GAMES);
-    let output =
-        std::env::temp_dir().join(format!("tarpon-analyse-{}-out.pgn", std::process::id()));
+    let output = temp_path("out.pgn");
     let (ok, out, err) = analyse(&[
         "--pgn",
         input.to_str().unwrap(),
@@ -140,7 +122,7 @@ fn a_position_gets_its_evaluation_and_line_in_san() {
 #[test]
 fn bad_arguments_and_files_are_explained_with_a_failure_status() {
     let illegal = temp_file("illegal.pgn", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n");
-    let missing = std::env::temp_dir().join("tarpon-analyse-no-such-file.pgn");
+    let missing = temp_path("no-such-file.pgn");
     let empty = temp_file("empty.pgn", "\n");
     for (args, words) in [
         (vec!["--fen", "8/8/8 w - -"], "bad FEN"),
@@ -164,9 +146,7 @@ fn bad_arguments_and_files_are_explained_with_a_failure_status() {
 
 #[test]
 fn syzygy_tables_give_their_verdict() {
-    let Some(dir) = common::syzygy_dir("syzygy_tables_give_their_verdict") else {
-        return;
-    };
+    let dir = common::syzygy_dir();
     // King on the sixth in front of its pawn: a win a two-ply search cannot see, but the
     // tables know (shown, as in UCI, as 200 pawns).
     let fen = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";

@@ -4,7 +4,6 @@
 //! values in `src/book/polyglot_keys.rs`).
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::thread;
 use std::time::Duration;
 use tarpon::book::{self, Entry};
@@ -14,7 +13,7 @@ use tarpon::chess::notation::parse_uci;
 
 mod common;
 
-use common::engine::{Engine, TARPON};
+use common::engine::{self, Engine};
 
 /// Generous: the machine running the tests may be busy.
 const ANSWER: Duration = Duration::from_secs(20);
@@ -31,7 +30,7 @@ struct BookFile(PathBuf);
 impl BookFile {
     /// A book file with these bytes, named after the test so parallel tests do not collide.
     fn with_bytes(name: &str, bytes: &[u8]) -> BookFile {
-        let path = std::env::temp_dir().join(format!("tarpon-{}-{name}.bin", std::process::id()));
+        let path = common::temp_path(&format!("{name}.bin"));
         std::fs::write(&path, bytes).expect("write the test book");
         BookFile(path)
     }
@@ -318,17 +317,9 @@ fn uci_declares_the_book_options() {
 
 // --- tarpon book ---------------------------------------------------------------------------
 
+/// `tarpon book` with `args`: whether it succeeded, standard output, standard error.
 fn book_cli(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(TARPON)
-        .arg("book")
-        .args(args)
-        .output()
-        .expect("run tarpon book");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    engine::run(&[&["book"], args].concat())
 }
 
 #[test]

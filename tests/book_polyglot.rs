@@ -5,21 +5,24 @@
 //! every game, Tarpon must compute the same key (both from the moves and from the FEN), find
 //! the same entries, and read them as the same moves with the same weights.
 //!
-//! This test needs `polyglot` (`apt-get install polyglot`; Debian puts it in `/usr/games`)
-//! and python-chess (`pip install chess`). Without them it fails and says what to install:
-//! passing without having compared anything would hide a broken book reader.
+//! This test needs Debian's `polyglot` (in `/usr/games`) and python-chess, which `make test`
+//! installs (and there the test fails without them). Plain `cargo test` without them says
+//! on the terminal that the test is skipped and names that command (see `common::skip`):
+//! never a silent pass that compared nothing.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use tarpon::book::{self, Book};
 use tarpon::chess::Position;
 use tarpon::chess::notation::{parse_uci, to_uci};
 
+mod common;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The `polyglot` program: on the PATH, or where Debian installs it.
-fn polyglot() -> PathBuf {
+/// The `polyglot` program: on the PATH, or where Debian installs it; `None`, after the
+/// skip notice, when there is none.
+fn polyglot(test: &str) -> Option<PathBuf> {
     let found = ["polyglot", "/usr/games/polyglot"].into_iter().find(|p| {
         Command::new(p)
             .arg("help")
@@ -27,20 +30,18 @@ fn polyglot() -> PathBuf {
             .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("PolyGlot"))
     });
     match found {
-        Some(p) => PathBuf::from(p),
-        None => panic!(
-            "this test needs Debian's polyglot to build a book: apt-get install polyglot \
-             (it installs /usr/games/polyglot)"
-        ),
+        Some(p) => Some(PathBuf::from(p)),
+        None => common::skip(test, "Debian's polyglot (apt-get install polyglot)"),
     }
 }
 
-/// Builds the test book from the self-play PGN in `dir`. `-min-game 1` keeps every position
-/// of every game, so the book holds thousands of positions, most with one or a few moves.
-fn make_book(dir: &Path) -> PathBuf {
+/// Builds the test book from the self-play PGN in `dir` with `polyglot`. `-min-game 1`
+/// keeps every position of every game, so the book holds thousands of positions, most with
+/// one or a few moves.
+fn make_book(polyglot: &Path, dir: &Path) -> PathBuf {
     let pgn = Path::new(ROOT).join("tests/data/selfplay.pgn");
     let bin = dir.join("selfplay.bin");
-    let out = Command::new(polyglot())
+    let out = Command::new(polyglot)
         .current_dir(dir)
         .args(["make-book", "-min-game", "1", "-pgn"])
         .arg(&pgn)
@@ -57,22 +58,19 @@ fn make_book(dir: &Path) -> PathBuf {
     bin
 }
 
-/// python-chess's answers, one line per position (see the script for the format).
-fn reference(bin: &Path) -> String {
+/// python-chess's answers (run by `python`), one line per position (see the script for
+/// the format).
+fn reference(python: &Path, bin: &Path) -> String {
     let pgn = Path::new(ROOT).join("tests/data/selfplay.pgn");
     let script = Path::new(ROOT).join("scripts/polyglot_reference.py");
-    let out = Command::new("python3")
+    let out = Command::new(python)
         .arg(&script)
         .arg(bin)
         .arg(&pgn)
         .output()
-        .unwrap_or_else(|e| panic!("this test needs python3 with python-chess: {e}"));
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "{} failed (it needs python-chess: pip install chess):\n{err}",
-        script.display()
-    );
+    assert!(out.status.success(), "{} failed:\n{err}", script.display());
     String::from_utf8(out.stdout).expect("UTF-8 from the reference script")
 }
 
@@ -148,11 +146,14 @@ fn compare(book: &Book, e: &Expected) -> (Vec<String>, usize) {
 
 #[test]
 fn probes_match_python_chess_on_a_polyglot_built_book() {
-    let dir = std::env::temp_dir().join(format!("tarpon-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    let bin = make_book(&dir);
+    const TEST: &str = "probes_match_python_chess_on_a_polyglot_built_book";
+    let (Some(polyglot), Some(python)) = (polyglot(TEST), common::python_chess(TEST)) else {
+        return;
+    };
+    let dir = common::temp_dir("book");
+    let bin = make_book(&polyglot, &dir);
     let book = Book::load(&bin).expect("the book polyglot built");
-    let reference = reference(&bin);
+    let reference = reference(&python, &bin);
 
     let (mut positions, mut in_book, mut entries) = (0, 0, 0);
     let mut failures = Vec::new();
@@ -213,16 +214,8 @@ fn engine_plays_the_best_book_moves(bin: &Path, reference: &str) {
         }
     }
     input.push_str("quit\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start tarpon");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write commands");
-    drop(stdin);
-    let out = child.wait_with_output().expect("tarpon output");
-    let out = String::from_utf8_lossy(&out.stdout);
+    let (ok, out, err) = common::engine::run_with_input(&[], &input);
+    assert!(ok, "{err}");
     let answers: Vec<&str> = out
         .lines()
         .filter_map(|l| l.strip_prefix("bestmove "))

@@ -2,39 +2,21 @@
 //! loop, driven as a user or a GUI would, through arguments and standard input.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+mod common;
 
+use common::engine::{run, run_with_input, spawn};
+
+/// `tarpon perft` with `args`: whether it succeeded, standard output, standard error.
 fn perft_cli(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(TARPON)
-        .arg("perft")
-        .args(args)
-        .output()
-        .expect("run tarpon");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    run(&[&["perft"], args].concat())
 }
 
 /// Runs a UCI session with the given input lines and returns standard output.
 fn uci_session(input: &str) -> String {
-    let mut child = Command::new(TARPON)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start tarpon");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "tarpon exited with {:?}", out.status);
-    String::from_utf8(out.stdout).unwrap()
+    let (ok, out, err) = run_with_input(&[], input);
+    assert!(ok, "tarpon failed: {err}");
+    out
 }
 
 #[test]
@@ -151,21 +133,9 @@ fn uci_ends_at_end_of_input_without_quit() {
     assert_eq!(out, "readyok\n");
 }
 
-fn run_cli(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(TARPON)
-        .args(args)
-        .output()
-        .expect("run tarpon");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
 #[test]
 fn eval_prints_the_table_and_ends_with_the_score() {
-    let (ok, out, _) = run_cli(&["eval", "8/8/4k3/8/8/4K3/4P3/8", "w", "-", "-", "0", "1"]);
+    let (ok, out, _) = run(&["eval", "8/8/4k3/8/8/4K3/4P3/8", "w", "-", "-", "0", "1"]);
     assert!(ok);
     assert!(
         out.contains("Passed pawns") && out.contains("Phase: 0 / 24"),
@@ -173,14 +143,14 @@ fn eval_prints_the_table_and_ends_with_the_score() {
     );
     let last = out.lines().last().unwrap();
     assert!(last.starts_with("Final evaluation: ") && last.ends_with(" (white side)"));
-    let (ok, _, err) = run_cli(&["eval", "not a fen"]);
+    let (ok, _, err) = run(&["eval", "not a fen"]);
     assert!(!ok && err.contains("error"), "{err}");
 }
 
 #[test]
 fn tune_rejects_bad_input_with_an_error_and_failure_status() {
     // No data files, a missing file, a bad option value: errors, and nothing written.
-    let out_path = std::env::temp_dir().join(format!("tarpon-cli-tune-{}.rs", std::process::id()));
+    let out_path = common::temp_path("tune.rs");
     let out_arg = out_path.to_str().unwrap();
     for args in [
         vec!["tune"],
@@ -188,12 +158,12 @@ fn tune_rejects_bad_input_with_an_error_and_failure_status() {
         vec!["tune", "x.bin", "--threads", "0"],
         vec!["tune", "x.bin", "--score-weight", "2", "--output", out_arg],
     ] {
-        let (ok, _, err) = run_cli(&args);
+        let (ok, _, err) = run(&args);
         assert!(!ok, "{args:?}");
         assert!(!err.is_empty(), "{args:?}");
     }
     assert!(!out_path.exists());
-    let (ok, out, _) = run_cli(&["tune", "--help"]);
+    let (ok, out, _) = run(&["tune", "--help"]);
     assert!(ok && out.contains("Examples:") && out.contains("--epochs"));
 }
 
@@ -201,13 +171,7 @@ fn tune_rejects_bad_input_with_an_error_and_failure_status() {
 /// pipe as a GUI that went away or `| head -1` would, and returns how it ended.
 fn close_output_after_first_line(args: &[&str], input: &str) -> (std::process::ExitStatus, String) {
     use std::io::{BufRead, BufReader, Read};
-    let mut child = Command::new(TARPON)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tarpon");
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());

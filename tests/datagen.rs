@@ -8,33 +8,17 @@ mod common;
 extern crate bulletformat as bulletformat_crate;
 
 use common::Rng;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use common::engine::{self, TARPON};
+use std::path::Path;
+use std::process::Command;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::{Board, Color, Position, Square, fen};
 use tarpon::search::score::MATE_BOUND;
 use tarpon::tools::bulletformat::{self, GameResult, RECORD_SIZE, Sample};
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
-
-/// A fresh, empty folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-datagen-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn datagen(args: &[&str]) -> Output {
-    Command::new(TARPON)
-        .arg("datagen")
-        .args(args)
-        .output()
-        .expect("run tarpon")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// `tarpon datagen` with `args`: whether it succeeded, standard output, standard error.
+fn datagen(args: &[&str]) -> (bool, String, String) {
+    engine::run(&[&["datagen"], args].concat())
 }
 
 /// Positions from random games (all phases: castling rights held and lost, Black to
@@ -211,9 +195,9 @@ fn summary_number(out: &str, label: &str) -> u64 {
 
 #[test]
 fn short_run_on_two_threads_writes_legal_consistent_records() {
-    let dir = scratch("run");
+    let dir = common::temp_dir("run");
     let path = dir.join("data.bin");
-    let out = datagen(&[
+    let (ok, stdout, stderr) = datagen(&[
         "--output",
         path.to_str().unwrap(),
         "--games",
@@ -225,8 +209,7 @@ fn short_run_on_two_threads_writes_legal_consistent_records() {
         "--seed",
         "1",
     ]);
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(ok, "{stdout}{stderr}");
     assert_eq!(summary_number(&stdout, "Games: "), 4, "{stdout}");
     let positions = summary_number(&stdout, "Positions written: ");
     let games = read_games(&path);
@@ -247,10 +230,10 @@ fn short_run_on_two_threads_writes_legal_consistent_records() {
 
 #[test]
 fn one_thread_runs_repeat_exactly_and_two_threads_play_the_same_games() {
-    let dir = scratch("repeat");
+    let dir = common::temp_dir("repeat");
     let run = |name: &str, threads: &str| {
         let path = dir.join(name);
-        let out = datagen(&[
+        let (ok, _, stderr) = datagen(&[
             "-o",
             path.to_str().unwrap(),
             "--games",
@@ -264,7 +247,7 @@ fn one_thread_runs_repeat_exactly_and_two_threads_play_the_same_games() {
             "--max-plies",
             "120",
         ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(ok, "{stderr}");
         std::fs::read(path).unwrap()
     };
     let first = run("a.bin", "1");
@@ -291,7 +274,7 @@ fn one_thread_runs_repeat_exactly_and_two_threads_play_the_same_games() {
 /// file's (the same network either way), and repeat exactly as the hand-crafted ones do.
 #[test]
 fn nnue_runs_play_and_score_with_the_network() {
-    let dir = scratch("nnue");
+    let dir = common::temp_dir("nnue");
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
     let run = |name: &str, nnue: Option<&str>| {
         let path = dir.join(name);
@@ -308,18 +291,14 @@ fn nnue_runs_play_and_score_with_the_network() {
             "100",
         ];
         args.extend(nnue.iter().flat_map(|n| ["--nnue", n]));
-        let out = datagen(&args);
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        let (ok, stdout, stderr) = datagen(&args);
+        assert!(ok, "{stderr}");
         let evaluation = match nnue {
             None => "evaluation hand-crafted,",
             Some("embedded") => "evaluation <embedded>,",
             Some(_) => net,
         };
-        assert!(
-            text(&out.stdout).contains(evaluation),
-            "{}",
-            text(&out.stdout)
-        );
+        assert!(stdout.contains(evaluation), "{stdout}");
         std::fs::read(path).unwrap()
     };
     let hce = run("hce.bin", None);
@@ -336,7 +315,7 @@ fn nnue_runs_play_and_score_with_the_network() {
 
 #[test]
 fn book_openings_and_append() {
-    let dir = scratch("book");
+    let dir = common::temp_dir("book");
     let book = dir.join("book.epd");
     std::fs::write(
         &book,
@@ -369,8 +348,8 @@ fn book_openings_and_append() {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         datagen(&refs)
     };
-    let out = run(args("3", false));
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (ok, _, stderr) = run(args("3", false));
+    assert!(ok, "{stderr}");
     let games = read_games(&path);
     // With no random plies every game starts from a book position (White to move in the
     // first, Black in the second), though its first record may come a few plies later.
@@ -381,17 +360,13 @@ fn book_openings_and_append() {
     let before = std::fs::read(&path).unwrap();
     let size = before.len() as u64;
     // Without --append an existing file is left alone.
-    let out = run(args("4", false));
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("--append"),
-        "{}",
-        text(&out.stderr)
-    );
+    let (ok, _, stderr) = run(args("4", false));
+    assert!(!ok);
+    assert!(stderr.contains("--append"), "{stderr}");
     assert_eq!(std::fs::metadata(&path).unwrap().len(), size);
     // With it the new games go after the old ones.
-    let out = run(args("4", true));
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (ok, _, stderr) = run(args("4", true));
+    assert!(ok, "{stderr}");
     let after = std::fs::read(&path).unwrap();
     assert!(after.len() > before.len());
     assert_eq!(after[..before.len()], before[..]);
@@ -401,7 +376,7 @@ fn book_openings_and_append() {
 
 #[test]
 fn bad_arguments_fail_with_a_helpful_message() {
-    let dir = scratch("bad");
+    let dir = common::temp_dir("bad");
     let out_path = dir.join("x.bin");
     let out = out_path.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
@@ -428,9 +403,8 @@ fn bad_arguments_fail_with_a_helpful_message() {
         (vec!["-o", out, "--nnue", file!()], "cannot use network"),
     ];
     for (args, expected) in cases {
-        let result = datagen(&args);
-        let stderr = text(&result.stderr);
-        assert!(!result.status.success(), "{args:?} succeeded");
+        let (ok, _, stderr) = datagen(&args);
+        assert!(!ok, "{args:?} succeeded");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
     // A book line that is not a position names the file and line.
@@ -440,17 +414,16 @@ fn bad_arguments_fail_with_a_helpful_message() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnonsense\n",
     )
     .unwrap();
-    let result = datagen(&["-o", out, "--book", book.to_str().unwrap()]);
-    let stderr = text(&result.stderr);
-    assert!(!result.status.success());
+    let (ok, _, stderr) = datagen(&["-o", out, "--book", book.to_str().unwrap()]);
+    assert!(!ok);
     assert!(stderr.contains("line 2"), "{stderr}");
     // Nothing was created by the failed runs.
     assert!(!out_path.exists());
     // A file that is not whole records is not appended to.
     std::fs::write(&out_path, [0u8; 33]).unwrap();
-    let result = datagen(&["-o", out, "--append", "--games", "1"]);
-    assert!(!result.status.success());
-    assert!(text(&result.stderr).contains("whole number"));
+    let (ok, _, stderr) = datagen(&["-o", out, "--append", "--games", "1"]);
+    assert!(!ok);
+    assert!(stderr.contains("whole number"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -459,7 +432,7 @@ fn bad_arguments_fail_with_a_helpful_message() {
 fn interrupted_run_keeps_whole_games_and_prints_the_summary() {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
-    let dir = scratch("interrupt");
+    let dir = common::temp_dir("interrupt");
     let path = dir.join("data.bin");
     let child = Command::new(TARPON)
         .args(["datagen", "-o", path.to_str().unwrap(), "--games", "100000"])
@@ -483,13 +456,9 @@ fn interrupted_run_keeps_whole_games_and_prints_the_summary() {
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    let stdout = text(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{stdout}{}",
-        text(&out.stderr)
-    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stdout}{stderr}");
     assert!(stdout.contains("Interrupted"), "{stdout}");
     let games = read_games(&path);
     let counted = summary_number(&stdout, "Games: ");
@@ -504,9 +473,8 @@ fn interrupted_run_keeps_whole_games_and_prints_the_summary() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_write_stops_the_run_with_an_error() {
-    let out = datagen(&["-o", "/dev/full", "--games", "3", "--nodes", "200"]);
-    let stderr = text(&out.stderr);
-    assert!(!out.status.success());
+    let (ok, stdout, stderr) = datagen(&["-o", "/dev/full", "--games", "3", "--nodes", "200"]);
+    assert!(!ok);
     assert!(stderr.contains("writing /dev/full failed"), "{stderr}");
-    assert!(text(&out.stdout).contains("Stopped early"));
+    assert!(stdout.contains("Stopped early"), "{stdout}");
 }

@@ -1,8 +1,8 @@
 //! Differential test of the rules core against the `shakmaty` crate, an independent and
 //! widely used implementation of the rules.
 //!
-//! Random games are played from the start position and from every position of the shared
-//! perft suites (`perft.epd` in standard chess, `perft960.epd` in Chess960). Both libraries
+//! Random games are played from the start position and from every position of the
+//! perft suites in `tests/data` (`perft.epd` in standard chess, `perft960.epd` in Chess960). Both libraries
 //! follow the same game move by move, and at every position on the way the test compares:
 //!
 //! - the legal moves, as UCI text, and their split into noisy and quiet moves;

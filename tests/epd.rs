@@ -1,9 +1,9 @@
 //! End-to-end tests of `tarpon epd` on a small suite written here: every kind of operation
 //! (bm, am, dm; moves in SAN and UCI), one position Tarpon must fail, the count at the end.
 
-use std::process::Command;
+mod common;
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+use common::{engine, temp_file, temp_path};
 
 /// Six positions; Tarpon solves all but the last, whose "best move" is a bad one.
 const SUITE: &str = r#"# Tarpon's small test suite
@@ -16,23 +16,9 @@ k7/8/1K6/8/8/8/7Q/8 w - - bm Qh8#; am Qb8+; dm 1; id "all three";
 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm Nh3; id "not the best";
 "#;
 
+/// `tarpon epd` with `args`: whether it succeeded, standard output, standard error.
 fn epd(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(TARPON)
-        .arg("epd")
-        .args(args)
-        .output()
-        .expect("run tarpon");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("tarpon-epd-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+    engine::run(&[&["epd"], args].concat())
 }
 
 #[test]
@@ -99,7 +85,7 @@ fn bad_suites_and_arguments_are_explained_with_a_failure_status() {
     let bad_fen = temp_file("bad-fen.epd", "4k3/8/8/8 w - - bm Ke2;\n");
     let nothing = temp_file("nothing.epd", "4k3/8/8/8/8/8/8/4K3 w - - id \"what?\";\n");
     let empty = temp_file("empty.epd", "# no positions\n");
-    let missing = std::env::temp_dir().join("tarpon-epd-no-such-file.epd");
+    let missing = temp_path("no-such-file.epd");
     for (args, words) in [
         (
             vec![bad_move.to_str().unwrap()],

@@ -6,15 +6,11 @@
 
 mod common;
 
-use common::{flip_fen, perft_positions, sample_positions};
+use common::{board, flip_fen, perft_positions, sample_positions};
+use tarpon::chess::Color;
 use tarpon::chess::fen::{self, START_FEN};
-use tarpon::chess::{Board, Color};
 use tarpon::eval::params::{INFO, offset};
 use tarpon::eval::{self, EvalCache, MAX_PHASE, S, SCALE_MAX, endgame};
-
-fn board(text: &str) -> Board {
-    fen::parse(text, false).unwrap_or_else(|e| panic!("bad test FEN {text}: {e}"))
-}
 
 /// White's view of the evaluation of a FEN.
 fn white(text: &str) -> i32 {

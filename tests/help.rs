@@ -1,25 +1,13 @@
 //! The `tarpon` program's help: every subcommand is listed, each has its own help with
 //! examples, and without arguments Tarpon is still the UCI engine GUIs start.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+use common::engine::{run, run_with_input};
+
 const SUBCOMMANDS: [&str; 10] = [
     "play", "analyse", "epd", "bench", "perft", "eval", "datagen", "tune", "train", "book",
 ];
-
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(TARPON)
-        .args(args)
-        .output()
-        .expect("run tarpon");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
 
 #[test]
 fn help_lists_every_subcommand_and_each_has_examples() {
@@ -67,20 +55,8 @@ fn unknown_subcommands_and_options_fail_with_help() {
 
 #[test]
 fn without_arguments_tarpon_speaks_uci() {
-    let mut child = Command::new(TARPON)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start tarpon");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (ok, text, _) = run_with_input(&[], "uci\nquit\n");
+    assert!(ok);
     assert!(
         text.starts_with("id name Tarpon") && text.contains("uciok"),
         "{text}"

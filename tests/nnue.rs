@@ -11,7 +11,6 @@ mod common;
 use common::engine::{Engine, check_bestmove};
 use common::{Rng, flip_fen, perft_positions, sample_positions};
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
@@ -536,17 +535,11 @@ fn library_search(fen: &str, depth: i32, nnue: Option<Arc<Net>>) -> SearchResult
     )
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-nnue-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 const MIDDLEGAME: &str = "r1bq1rk1/pp2b1pp/n1p1pn2/3p1p2/2PP4/6PN/PPQNPPBP/R1B2RK1 w - - 6 9";
 
 #[test]
 fn eval_file_rejects_bad_files_and_accepts_good_ones() {
-    let dir = temp_dir();
+    let dir = common::temp_dir("eval-file");
     let good = Network::random(11);
     let good_bytes = good.to_bytes();
     let good_path = dir.join("good.nnue");

@@ -1,10 +1,10 @@
-//! Perft against the shared suites: every position of `perft.epd` and `perft960.epd`.
+//! Perft against the suites in `tests/data`: every position of `perft.epd` and
+//! `perft960.epd`.
 //!
-//! The suites live in `../shared/data` (override with `TARPON_SHARED_DATA`); the tests fail
-//! if they are missing. Chess960 depths are limited by a node budget per position; the
-//! Chess960 suite is split into two tests so that `cargo test` runs the halves on two cores
-//! at once (tests in one file run in parallel threads); the file takes about a minute on
-//! two cores in the (optimised) test profile. Well-known positions are checked to depth 5-6.
+//! Chess960 depths are limited by a node budget per position; the Chess960 suite is split
+//! into two tests so that `cargo test` runs the halves on two cores at once (tests in one
+//! file run in parallel threads); the file takes about a minute on two cores in the
+//! (optimised) test profile. Well-known positions are checked to depth 5-6.
 
 mod common;
 

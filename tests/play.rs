@@ -3,12 +3,9 @@
 
 mod common;
 
-use common::pgn_check;
+use common::{engine, pgn_check};
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
 use std::time::Duration;
-
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
 
 /// Runs `tarpon play` with `args` (letters, no colours) and the person's lines; returns
 /// whether it succeeded, standard output and standard error.
@@ -19,15 +16,7 @@ fn play(args: &[&str], input: &str) -> (bool, String, String) {
 /// As `play`, with the input typed `delay` after the first prompt appears (a person
 /// thinking; waiting for the prompt keeps a slow start from counting as thinking time).
 fn play_after(args: &[&str], input: &str, delay: Duration) -> (bool, String, String) {
-    let mut child = Command::new(TARPON)
-        .arg("play")
-        .arg("--ascii")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tarpon");
+    let mut child = engine::spawn(&[&["play", "--ascii"], args].concat());
     let mut stdout = child.stdout.take().unwrap();
     let mut seen = Vec::new();
     if !delay.is_zero() {
@@ -53,16 +42,12 @@ fn play_after(args: &[&str], input: &str, delay: Duration) -> (bool, String, Str
     )
 }
 
-fn temp_path(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("tarpon-play-{}-{name}", std::process::id()))
-}
-
 #[test]
 fn a_scripted_game_reaches_checkmate_and_saves_a_pgn_that_replays() {
     // A smothered mate: the queen sacrifice leaves Black one legal reply (Rxg8), then the
     // knight mates. The moves are typed in SAN with a check sign, then in UCI.
     let fen = "3r3k/6pp/7N/8/2Q5/8/6PP/6K1 w - - 0 1";
-    let path = temp_path("mate.pgn");
+    let path = common::temp_path("mate.pgn");
     let save = path.to_str().unwrap();
     let (ok, out, err) = play(
         &["--fen", fen, "--depth", "1", "--save", save],
@@ -97,7 +82,7 @@ fn a_scripted_game_reaches_checkmate_and_saves_a_pgn_that_replays() {
 
 #[test]
 fn hint_undo_flip_bad_input_and_resignation() {
-    let path = temp_path("resign.pgn");
+    let path = common::temp_path("resign.pgn");
     let save = path.to_str().unwrap();
     let input = "e4\nhint\nundo\nflip\nbogus\ne5\nNf3\nresign\ne4\nquit\n";
     let (ok, out, err) = play(&["--depth", "2", "--save", save], input);
@@ -174,7 +159,7 @@ fn playing_black_tarpon_moves_first_and_the_board_is_turned() {
 #[test]
 fn a_weakened_tarpon_says_so_and_plays_legal_moves() {
     for args in [&["--elo", "1200"][..], &["--level", "3"][..]] {
-        let save = temp_path(&format!("weak-{}.pgn", args[0].trim_start_matches('-')));
+        let save = common::temp_path(&format!("weak-{}.pgn", args[0].trim_start_matches('-')));
         let save_text = save.to_str().unwrap().to_string();
         let mut all: Vec<&str> = args.to_vec();
         all.extend(["--black", "--save", &save_text]);

@@ -5,8 +5,8 @@
 //! counted from the `ponderhit`; after `stop` it answers at once, with a ponder move.
 //!
 //! The last test has python-chess (`scripts/ponder_check.py`) play moves with pondering on,
-//! as a GUI would. It needs python3 with python-chess (`pip install chess`, as `.ci/run`
-//! does) and fails, saying so, without it.
+//! as a GUI would. It needs python3 with python-chess, which `make test` installs; plain
+//! `cargo test` without it says that the test is skipped (see `common::skip`).
 
 use std::path::Path;
 use std::process::Command;
@@ -17,6 +17,7 @@ use tarpon::chess::notation::parse_uci;
 mod common;
 
 use common::engine::{Engine, TARPON, check_bestmove};
+use common::position;
 
 /// Generous: the machine running the tests may be loaded.
 const ANSWER: Duration = Duration::from_secs(20);
@@ -53,10 +54,6 @@ impl Engine {
         let lines = self.collect_until("readyok", ANSWER, |l| l == "readyok");
         assert_eq!(lines, ["readyok"], "{}", self.tail());
     }
-}
-
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 const MIDDLEGAME: &str = "r1bq1rk1/pp2b1pp/n1p1pn2/3p1p2/2PP4/6PN/PPQNPPBP/R1B2RK1 w - - 6 9";
@@ -180,18 +177,21 @@ fn stop_while_pondering_answers_with_a_legal_ponder_move() {
 
 #[test]
 fn python_chess_plays_with_ponder_on() {
+    let Some(python) = common::python_chess("python_chess_plays_with_ponder_on") else {
+        return;
+    };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/ponder_check.py");
-    let out = Command::new("python3")
+    let out = Command::new(&python)
         .arg(&script)
         .arg(TARPON)
         .output()
-        .unwrap_or_else(|e| panic!("this test needs python3 with python-chess: {e}"));
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
     assert!(
         out.status.success(),
-        "{} failed (it needs python-chess: pip install chess):\n{stdout}{stderr}",
+        "{} failed:\n{stdout}{stderr}",
         script.display()
     );
 }

@@ -7,9 +7,9 @@ use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::notation::parse_san;
 use tarpon::chess::{Color, Outcome, Position, Square};
 
-fn position(text: &str) -> Position {
-    Position::from_fen(text, false).unwrap_or_else(|e| panic!("bad test FEN {text:?}: {e}"))
-}
+mod common;
+
+use common::position;
 
 /// Plays moves given in SAN, separated by spaces.
 fn play(pos: &mut Position, moves: &str) {

@@ -16,11 +16,10 @@ use tarpon::search::tt::TranspositionTable;
 use tarpon::search::{SearchControl, SearchOptions, SearchResult, think};
 use tarpon::tools::bench;
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+mod common;
 
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
+use common::engine::TARPON;
+use common::position;
 
 /// A fresh search of `pos` to `depth` plies, quiet, with its own table and histories (so
 /// that one test cannot influence another through shared state).

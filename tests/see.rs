@@ -1,18 +1,15 @@
-//! Static exchange evaluation: every line of the shared `see.epd` suite, hand-made
+//! Static exchange evaluation: every line of the `see.epd` suite (`tests/data`), hand-made
 //! positions for the rules the suite touches lightly (en passant, promotion, pins, the
 //! king as the last capturer), and the promise that `see_ge` is exactly `see(..) >= t`.
 
 mod common;
 
+use common::board;
 use tarpon::chess::fen;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::notation::{parse_san, to_san};
 use tarpon::chess::{Board, Move, MoveKind};
 use tarpon::search::see::{SEE_VALUES, see, see_ge};
-
-fn board(text: &str) -> Board {
-    fen::parse(text, false).unwrap_or_else(|e| panic!("bad test FEN {text:?}: {e}"))
-}
 
 fn san(b: &Board, text: &str) -> Move {
     parse_san(b, text).unwrap_or_else(|e| panic!("{text}: {e} in {}", fen::to_fen(b)))
@@ -42,7 +39,7 @@ fn values() {
 }
 
 #[test]
-fn shared_suite() {
+fn suite() {
     let text = common::data_file("see.epd");
     let mut checked = 0;
     for (number, line) in text

@@ -19,14 +19,10 @@ use tarpon::tools::bench;
 
 mod common;
 
-use common::Rng;
 use common::engine::{Engine, check_bestmove};
+use common::{Rng, position};
 
 const ANSWER: Duration = Duration::from_secs(20);
-
-fn position(fen: &str) -> Position {
-    Position::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
 
 /// The `multipv` number and first PV move of an exact `info` line (no bound).
 fn exact_line(line: &str) -> Option<(u32, u32, String)> {

@@ -5,23 +5,15 @@
 mod common;
 
 use common::Rng;
-use std::path::{Path, PathBuf};
+use common::engine::TARPON;
+use std::path::Path;
 use std::process::{Command, Output};
 use tarpon::chess::Position;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::eval::nnue::network::{FILE_SIZE, Network};
 use tarpon::tools::bulletformat::{self, GameResult};
 
-const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
-
-/// A fresh, empty folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tarpon-train-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
+/// `tarpon train` with `args` (the exit code tells a refusal from a panic).
 fn train(args: &[&str]) -> Output {
     Command::new(TARPON)
         .arg("train")
@@ -58,7 +50,7 @@ fn data_file(dir: &Path, name: &str, count: usize, seed: u64) -> String {
 
 #[test]
 fn a_short_run_reports_each_epoch_and_writes_a_network_the_engine_reads() {
-    let dir = scratch("run");
+    let dir = common::temp_dir("run");
     let data = data_file(&dir, "data.bin", 600, 1);
     let held_out = data_file(&dir, "held.bin", 200, 2);
     let net = dir.join("net.nnue");
@@ -96,7 +88,7 @@ fn a_short_run_reports_each_epoch_and_writes_a_network_the_engine_reads() {
 
 #[test]
 fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
-    let dir = scratch("resume");
+    let dir = common::temp_dir("resume");
     let data = data_file(&dir, "data.bin", 500, 3);
     let common = [
         data.as_str(),
@@ -158,7 +150,7 @@ fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
 
 #[test]
 fn bad_arguments_and_files_end_with_a_message() {
-    let dir = scratch("bad");
+    let dir = common::temp_dir("bad");
     let data = data_file(&dir, "data.bin", 50, 4);
     let out_path = dir.join("out.nnue");
     let output = out_path.to_str().unwrap();

@@ -1,11 +1,12 @@
-//! A UCI conversation with the real `tarpon` program, for the tests that drive it as a GUI
-//! would: commands go to its standard input, and a reader thread forwards its output lines
-//! through a channel, so that every answer has a deadline and a hung or silent engine fails
-//! the test (with the conversation so far) instead of hanging it. Test files add their own
-//! conversation helpers in `impl Engine` blocks.
+//! The real `tarpon` program: run once with arguments ([`run`], [`run_with_input`]), or in
+//! a UCI conversation ([`Engine`]) for the tests that drive it as a GUI would: commands go
+//! to its standard input, and a reader thread forwards its output lines through a channel,
+//! so that every answer has a deadline and a hung or silent engine fails the test (with the
+//! conversation so far) instead of hanging it. Test files add their own conversation
+//! helpers in `impl Engine` blocks.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -13,6 +14,52 @@ use tarpon::chess::notation::parse_uci;
 use tarpon::chess::{Move, Position};
 
 pub const TARPON: &str = env!("CARGO_BIN_EXE_tarpon");
+
+/// Runs `tarpon` with `args` and no input; returns whether it succeeded, its standard
+/// output and its standard error.
+pub fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(TARPON)
+        .args(args)
+        .output()
+        .expect("run tarpon");
+    results(out)
+}
+
+/// Runs `tarpon` with `args`, `input` on its standard input (then closed, as at the end of
+/// a file); returns as [`run`] does.
+pub fn run_with_input(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = spawn(args);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    // Written by a thread while this one reads, so that neither side waits for the other
+    // with a full pipe. Tarpon may have exited already (bad arguments): then nobody reads
+    // the input, and the write fails.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("tarpon's output");
+    writer.join().expect("the input writer");
+    results(out)
+}
+
+/// Starts `tarpon` with `args`, its standard input, output and error piped to the test.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(TARPON)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tarpon")
+}
+
+fn results(out: Output) -> (bool, String, String) {
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
 
 /// A running engine and the conversation so far.
 pub struct Engine {

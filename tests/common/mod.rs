@@ -1,5 +1,7 @@
-//! Helpers shared by the integration tests: a seeded random generator and access to the
-//! shared data folder (the EPD suites).
+//! Helpers shared by the integration tests: a seeded random generator, temporary files,
+//! test positions, the test data in `tests/data` (EPD suites, Syzygy tables), and what a
+//! test does when a program it needs from outside Rust is missing. `engine` runs the
+//! `tarpon` program; `pgn_check` replays PGN with shakmaty.
 //!
 //! Cargo builds every file directly under `tests/` as its own test crate; a file in a
 //! subdirectory such as this one is not, so each test includes it with `mod common;`.
@@ -12,8 +14,8 @@ pub mod pgn_check;
 
 use std::io::Write;
 use std::path::PathBuf;
-use tarpon::chess::fen;
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
+use tarpon::chess::{Board, Position, fen};
 
 /// SplitMix64: a tiny, fast, seeded generator, good enough to pick random moves and build
 /// random inputs. The same seed gives the same sequence on every run and platform, so a
@@ -48,25 +50,48 @@ impl Rng {
     }
 }
 
-/// The shared data folder: `TARPON_SHARED_DATA` if set, else `../shared/data` next to the
-/// crate (where the project keeps it).
-pub fn data_dir() -> PathBuf {
-    std::env::var_os("TARPON_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+/// A path in the system's temporary folder for a test's file `name` (unique in its test
+/// file), named after this process so that test runs at the same time do not collide.
+pub fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tarpon-{}-{name}", std::process::id()))
 }
 
-/// The text of a file in the shared data folder. Panics when it cannot be read: a test
-/// that needs the suites must fail, not pass without having checked anything.
+/// A temporary file (see [`temp_path`]) holding `text`.
+pub fn temp_file(name: &str, text: &str) -> PathBuf {
+    let path = temp_path(name);
+    std::fs::write(&path, text).expect("write a temporary file");
+    path
+}
+
+/// A fresh, empty temporary folder (see [`temp_path`]) for one test's files.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = temp_path(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a temporary folder");
+    dir
+}
+
+/// The position of a test's FEN (standard chess); panics, naming it, if it is not one.
+pub fn position(fen: &str) -> Position {
+    Position::from_fen(fen, false).unwrap_or_else(|e| panic!("bad test FEN {fen:?}: {e}"))
+}
+
+/// The board of a test's FEN (standard chess); panics, naming it, if it is not one.
+pub fn board(fen: &str) -> Board {
+    fen::parse(fen, false).unwrap_or_else(|e| panic!("bad test FEN {fen:?}: {e}"))
+}
+
+/// The repository's test data, `tests/data` (its README says where each file came from).
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// The text of a file in `tests/data`. Panics when it cannot be read: the file is part of
+/// the repository, and a test must fail, not pass without having checked anything.
 pub fn data_file(name: &str) -> String {
     let path = data_dir().join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}): this test needs the shared data folder; \
-             set TARPON_SHARED_DATA to it",
-            path.display()
-        )
-    })
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read the test data file {}: {e}", path.display()))
 }
 
 /// Every line of an EPD perft suite (`fen ;D1 n1 ;D2 n2 ...`) as (fen, [(depth, nodes)]).
@@ -99,23 +124,13 @@ pub fn suite_fens(name: &str) -> Vec<String> {
     perft_suite(name).into_iter().map(|(fen, _)| fen).collect()
 }
 
-/// The Syzygy test tables: the directory in `TARPON_SYZYGY` (`.ci/run` sets it to
-/// `../shared/data/syzygy`). When it is unset, returns `None` after saying on the terminal
-/// that `test` is skipped: written to stderr directly, past the test harness's output
-/// capture, so that a skipped test never passes unnoticed as if it had checked something.
-pub fn syzygy_dir(test: &str) -> Option<PathBuf> {
-    match std::env::var_os("TARPON_SYZYGY") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            // One write of the whole line, so that parallel tests do not interleave it.
-            let line = format!(
-                "\nSKIPPED {test}: set TARPON_SYZYGY to the Syzygy test tables \
-                 (../shared/data/syzygy) to run it\n"
-            );
-            let _ = std::io::stderr().write_all(line.as_bytes());
-            None
-        }
-    }
+/// The Syzygy tables the tests probe: the 3-4-piece tables in `tests/data/syzygy`, or the
+/// directory in `TARPON_SYZYGY` when it is set (larger tables, with a `probes.epd` of
+/// positions they cover, such as `../shared/data/syzygy`, which adds 5-piece tables).
+pub fn syzygy_dir() -> PathBuf {
+    std::env::var_os("TARPON_SYZYGY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| data_dir().join("syzygy"))
 }
 
 /// One line of the Syzygy `probes.epd`: `FEN ; wdl W ; dtz D`.
@@ -148,6 +163,51 @@ pub fn tablebase_probes(dir: &std::path::Path) -> Vec<TablebaseProbe> {
             }
         })
         .collect()
+}
+
+// --- Programs from outside Rust ------------------------------------------------------------
+
+/// The one command that installs every program the tests need (Debian's `polyglot`,
+/// python-chess) and runs the whole suite with nothing skipped.
+pub const FULL_TEST_COMMAND: &str = "make test";
+
+/// What a test does when a program it needs from outside Rust (`missing`: its name and how
+/// to install it) is not there. Under `make test`, which installs everything and sets
+/// `TARPON_NO_SKIP`, it fails. Under plain `cargo test` it says on the terminal that the test
+/// is skipped and which command would run it, written to stderr directly, past the test
+/// harness's output capture, so that a skipped test never passes unnoticed as if it had
+/// checked something. Returns `None` for the test to return early with.
+pub fn skip<T>(test: &str, missing: &str) -> Option<T> {
+    if std::env::var_os("TARPON_NO_SKIP").is_some() {
+        panic!("{test} needs {missing}, and TARPON_NO_SKIP forbids skipping it");
+    }
+    // One write of the whole line, so that parallel tests do not interleave it.
+    let line = format!(
+        "\nSKIPPED {test}: needs {missing}; `{FULL_TEST_COMMAND}` installs it and runs every test\n"
+    );
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    None
+}
+
+/// A Python with python-chess for `test`: `TARPON_PYTHON` when set, else `python3`, else the
+/// virtual environment `make test` makes when the system's Python lacks python-chess
+/// (`target/test-python`). `None`, after the skip notice, when none imports `chess`.
+pub fn python_chess(test: &str) -> Option<PathBuf> {
+    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-python/bin/python3");
+    let candidates = match std::env::var_os("TARPON_PYTHON") {
+        Some(python) => vec![PathBuf::from(python)],
+        None => vec![PathBuf::from("python3"), venv],
+    };
+    let imports_chess = |python: &PathBuf| {
+        std::process::Command::new(python)
+            .args(["-c", "import chess.engine, chess.polyglot"])
+            .output()
+            .is_ok_and(|out| out.status.success())
+    };
+    match candidates.into_iter().find(imports_chess) {
+        Some(python) => Some(python),
+        None => skip(test, "python3 with python-chess (pip install chess)"),
+    }
 }
 
 // --- Positions for evaluation tests (colour symmetry, NNUE) ---------------------------------
@@ -197,7 +257,7 @@ pub fn flip_fen(text: &str) -> String {
     out
 }
 
-/// The opening positions of the shared suite (the first few hundred), plus positions
+/// The opening positions of `openings.epd` (400 balanced openings), plus positions
 /// reached from each by a random walk, so endgames, promotions and en-passant squares
 /// are covered as well.
 pub fn sample_positions() -> Vec<String> {
