@@ -143,17 +143,47 @@ impl Searcher<'_> {
         // more careful when it is, since the position is heading somewhere.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 2].killers = [Move::NONE; 2];
+        // The hash score, where its bound says it is nearer the truth, is a better guess of
+        // this node's value than the static evaluation: a search found it.
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let stored = score::from_tt(e.score, ply);
+                let nearer = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => stored > static_eval,
+                    Bound::Upper => stored < static_eval,
+                };
+                if nearer && stored.abs() < TB_WIN_BOUND {
+                    stored
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
+
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
-                && static_eval.abs() < TB_WIN_BOUND
-                && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval.abs() < TB_WIN_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
             {
-                return static_eval;
+                return eval;
+            }
+            // Razoring: so far below alpha this close to the leaves, only winning material
+            // could help; when the quiescence search finds that nothing does, stop here.
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+                let score = self.quiescence(alpha, beta, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
             }
             // Null-move pruning.
             if depth >= NMP_MIN_DEPTH
-                && static_eval >= beta
+                && eval >= beta
                 && beta.abs() < TB_WIN_BOUND
                 && ply >= self.nmp_min_ply
                 && self.stack[ply - 1].moved.is_some()
@@ -161,7 +191,7 @@ impl Searcher<'_> {
             {
                 let reduction = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].moved = None;
                 self.make_null_move();
                 self.nodes += 1;
@@ -226,7 +256,10 @@ impl Searcher<'_> {
             // floor raises `best_score` before any move: one move must still be searched,
             // or "no move searched" would read as stalemate.)
             if moves_searched > 0 && best_score > -TB_WIN_BOUND {
-                if !noisy {
+                // Quiet checks are left out of the pruning by move count, evaluation and
+                // history: a check can mate or win material in ways none of them foresee.
+                // (`skip_quiets` keeps handing them out.)
+                if !noisy && !checks {
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
                         picker.skip_quiets();
@@ -241,7 +274,6 @@ impl Searcher<'_> {
                     .max(0);
                     if !pv_node
                         && !in_check
-                        && !checks
                         && alpha < TB_WIN_BOUND
                         && lmr_depth <= FUTILITY_MAX_DEPTH
                         && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
@@ -249,6 +281,16 @@ impl Searcher<'_> {
                         picker.skip_quiets();
                         continue;
                     }
+                    // History pruning: a quiet move that has failed again and again in
+                    // this kind of position is not worth a search this close to the leaves.
+                    if !pv_node
+                        && lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
+                        && history < -HISTORY_PRUNE_MARGIN * depth
+                    {
+                        continue;
+                    }
+                }
+                if !noisy {
                     if depth <= SEE_PRUNE_MAX_DEPTH
                         && !see_ge(&self.pos, m, -SEE_QUIET_MARGIN * depth)
                     {

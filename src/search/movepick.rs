@@ -9,7 +9,7 @@
 use super::history::{Histories, PieceTo};
 use super::params::CAPTURE_ORDER_VALUE_SCALE;
 use super::see::{SEE_VALUES, see_ge};
-use crate::chess::movegen::{is_legal, legal_moves, noisy_moves, quiet_moves};
+use crate::chess::movegen::{gives_check, is_legal, legal_moves, noisy_moves, quiet_moves};
 use crate::chess::{Board, Move, MoveKind, MoveList, PieceType};
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -116,9 +116,28 @@ impl MovePicker {
         picker
     }
 
-    /// Stops handing out quiet moves (pruning decided none of them can help).
+    /// Stops handing out quiet moves, except those that give check (pruning decided that
+    /// no other quiet move can help; a check may still, in ways pruning cannot judge).
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
+    }
+
+    /// Whether quiet move `m` may still be handed out.
+    fn quiet_allowed(&self, board: &Board, m: Move) -> bool {
+        !self.skip_quiets || gives_check(board, m)
+    }
+
+    /// After `skip_quiets`: the next remaining quiet move that gives check, in list order
+    /// (there are few, and they are not worth sorting).
+    fn next_quiet_check(&mut self, board: &Board) -> Option<Move> {
+        while self.next < self.moves.len() {
+            let m = self.moves[self.next];
+            self.next += 1;
+            if gives_check(board, m) {
+                return Some(m);
+            }
+        }
+        None
     }
 
     /// Takes the highest-scored move left in `moves` (selection sort, one step at a time:
@@ -189,23 +208,26 @@ impl MovePicker {
                 Stage::FirstKiller => {
                     self.stage = Stage::SecondKiller;
                     let m = self.killers[0];
-                    if !self.skip_quiets && self.usable_quiet(board, m, &[]) {
+                    if self.usable_quiet(board, m, &[]) && self.quiet_allowed(board, m) {
                         return Some(m);
                     }
                 }
                 Stage::SecondKiller => {
                     self.stage = Stage::GenerateQuiet;
                     let m = self.killers[1];
-                    if !self.skip_quiets && self.usable_quiet(board, m, &[self.killers[0]]) {
+                    if self.usable_quiet(board, m, &[self.killers[0]])
+                        && self.quiet_allowed(board, m)
+                    {
                         return Some(m);
                     }
                 }
                 Stage::GenerateQuiet => {
                     self.stage = Stage::Quiet;
+                    self.moves = quiet_moves(board);
+                    self.next = 0;
                     if self.skip_quiets {
                         continue;
                     }
-                    self.moves = quiet_moves(board);
                     let color = board.side_to_move();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
@@ -214,14 +236,14 @@ impl MovePicker {
                         self.scores[i] =
                             histories.quiet_score(color, m, current, &self.history_context);
                     }
-                    self.next = 0;
                 }
                 Stage::Quiet => {
-                    if self.skip_quiets {
-                        self.stage = Stage::BadNoisy;
-                        continue;
-                    }
-                    match self.pick_best() {
+                    let m = if self.skip_quiets {
+                        self.next_quiet_check(board)
+                    } else {
+                        self.pick_best()
+                    };
+                    match m {
                         Some(m) if m == self.hash_move || self.killers.contains(&m) => {}
                         Some(m) => return Some(m),
                         None => self.stage = Stage::BadNoisy,

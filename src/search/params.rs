@@ -19,7 +19,11 @@
 //! against the build before it): correction history (pawn, non-pawn and continuation)
 //! +21.4 +- 18.1 (960 games; stopped at LLR 1.67 of 2.94, the interval above zero);
 //! singular extensions with multi-cut and negative extension, together with capture
-//! history, +30.9 +- 16.7 (1,060 games, H1 accepted).
+//! history, +30.9 +- 16.7 (1,060 games, H1 accepted); then together razoring, history
+//! pruning, the hash score as the evaluation where its bound allows, and quiet checks
+//! spared by late-move and futility pruning, +22.7 +- 16.4 (1,180 games, LLR 2.19 of 2.94).
+//! The quiet checks: the mate in two 3r3k/6pp/7N/8/2Q5/8/6PP/6K1 w is found at depth 5
+//! after 424 nodes (depth 10, 17,729 nodes without).
 
 /// Aspiration windows start this far either side of the previous iteration's score, from
 /// this depth on, and widen by half of themselves after each failure.
@@ -30,6 +34,11 @@ pub const ASPIRATION_WINDOW: i32 = 20;
 /// ply of depth is assumed to hold (the opponent cannot catch up in so few moves).
 pub const RFP_MAX_DEPTH: i32 = 8;
 pub const RFP_MARGIN: i32 = 75;
+
+/// Razoring: at this depth and below, a node whose evaluation is `RAZOR_MARGIN` per ply
+/// below alpha is settled by a quiescence search when that cannot reach alpha either.
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+pub const RAZOR_MARGIN: i32 = 300;
 
 /// Null-move pruning: give the opponent a free move; if a reduced search still beats beta,
 /// the position is good enough to cut. Reduction `BASE + depth / DIVISOR`, plus more when
@@ -63,6 +72,11 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
 pub const FUTILITY_BASE: i32 = 80;
 pub const FUTILITY_PER_DEPTH: i32 = 80;
+
+/// History pruning: a quiet move whose history is below `-HISTORY_PRUNE_MARGIN` per ply of
+/// depth is skipped when its reduced depth is at most `HISTORY_PRUNE_MAX_DEPTH`.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
+pub const HISTORY_PRUNE_MARGIN: i32 = 4000;
 
 /// Late move pruning: after this many quiet moves (a function of depth), the rest are
 /// skipped; fewer when the position is not improving.
