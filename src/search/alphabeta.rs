@@ -120,14 +120,7 @@ impl Searcher<'_> {
             }
         }
 
-        let previous = [
-            self.stack[ply - 1].moved,
-            if ply >= 2 {
-                self.stack[ply - 2].moved
-            } else {
-                None
-            },
-        ];
+        let previous = self.previous_moves(ply);
         // The static evaluation, as the table saved it or computed now, and corrected by
         // what the search has learned of its errors (`correction.rs`): the corrected one
         // drives the pruning below, the raw one is what the table keeps.
@@ -486,6 +479,17 @@ impl Searcher<'_> {
         })
     }
 
+    /// The moves that led to `ply`, the last first (`None` for a null move or before the
+    /// root): the context of continuation history and continuation correction.
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let before = if ply >= 2 {
+            self.stack[ply - 2].moved
+        } else {
+            None
+        };
+        [self.stack[ply - 1].moved, before]
+    }
+
     /// A static evaluation corrected by the correction history, kept clear of the scores
     /// that mean a proven result.
     fn corrected(&self, raw_eval: i32, previous: &[Option<PieceTo>; 2]) -> i32 {
@@ -636,12 +640,7 @@ impl Searcher<'_> {
             // Stand pat: the side to move need not capture, so the (corrected) static
             // evaluation is a lower bound on the score.
             raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
-            let before = if ply >= 2 {
-                self.stack[ply - 2].moved
-            } else {
-                None
-            };
-            static_eval = self.corrected(raw_eval, &[self.stack[ply - 1].moved, before]);
+            static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
             if static_eval >= beta {
                 return static_eval;
             }

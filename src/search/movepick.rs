@@ -44,9 +44,10 @@ pub fn captured_kind(board: &Board, m: Move) -> Option<PieceType> {
     }
 }
 
-/// The order of captures and promotions: the value of what they win (the victim, and
-/// the promoted piece), then their capture history, which ranks captures of the same
-/// victim and can overturn a difference of about two pawns.
+/// The order of captures and promotions: `CAPTURE_ORDER_VALUE_SCALE` times the value of
+/// what they win (the victim, and the promoted piece) plus their capture history. The
+/// history ranks captures of the same victim and, at its limit (`HISTORY_MAX`, the worth
+/// of 20 pawns at this scale), can overturn any difference of victims.
 fn noisy_score(board: &Board, m: Move, histories: &Histories) -> i32 {
     let captured = captured_kind(board, m);
     let gain = captured.map_or(0, |p| SEE_VALUES[p.index()])
