@@ -8,8 +8,8 @@
 //! - the legal moves, as UCI text, and their split into noisy and quiet moves;
 //! - the FEN (and that Tarpon reads its own FEN back to the identical board);
 //! - check, checkmate, stalemate and insufficient material;
-//! - for every legal move: `gives_check`, `is_legal`, the incremental Zobrist keys after
-//!   the move, the exact board after taking it back, the position after it (as FEN), its
+//! - for every legal move: `gives_check` (both the full test and `CheckInfo`'s), `is_legal`,
+//!   the incremental Zobrist keys after the move, the exact board after taking it back, the position after it (as FEN), its
 //!   SAN, and that SAN and UCI parse back to the same move;
 //! - that `is_legal` rejects random and near-miss move bits.
 //!
@@ -226,6 +226,7 @@ fn check_position(
     stats.en_passant_squares += board.en_passant().is_some() as usize;
 
     // --- Every legal move. ---
+    let check_info = movegen::CheckInfo::new(board);
     for p in &pairs {
         let m = p.ours;
         let context = || format!("move {} in {fen_text}", p.uci);
@@ -256,6 +257,12 @@ fn check_position(
             movegen::gives_check(board, m),
             after.in_check(),
             "gives_check of {}",
+            context()
+        );
+        assert_eq!(
+            check_info.gives_check(board, m),
+            after.in_check(),
+            "CheckInfo::gives_check of {}",
             context()
         );
 

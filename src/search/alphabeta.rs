@@ -19,7 +19,7 @@ use super::score::{
 };
 use super::see::see_ge;
 use super::tt::{Bound, TtEntry};
-use crate::chess::movegen::gives_check;
+use crate::chess::movegen::CheckInfo;
 use crate::chess::{Move, MoveList};
 
 impl Searcher<'_> {
@@ -220,6 +220,7 @@ impl Searcher<'_> {
         };
 
         let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
+        let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best_score = tb_floor;
@@ -233,7 +234,7 @@ impl Searcher<'_> {
                 continue;
             }
             let noisy = is_noisy(&self.pos, m);
-            let checks = gives_check(&self.pos, m);
+            let checks = check_info.gives_check(&self.pos, m);
             let piece = self
                 .pos
                 .piece_on(m.from())
@@ -255,7 +256,7 @@ impl Searcher<'_> {
                 if !noisy && !checks {
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
-                        picker.skip_quiets();
+                        picker.skip_quiets(&check_info);
                         continue;
                     }
                     // Futility pruning, judged at the depth this move would be searched to
@@ -271,7 +272,7 @@ impl Searcher<'_> {
                         && lmr_depth <= FUTILITY_MAX_DEPTH
                         && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
                     {
-                        picker.skip_quiets();
+                        picker.skip_quiets(&check_info);
                         continue;
                     }
                     // History pruning: a quiet move that has failed again and again in

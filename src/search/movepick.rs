@@ -9,7 +9,7 @@
 use super::history::{Histories, PieceTo};
 use super::params::CAPTURE_ORDER_VALUE_SCALE;
 use super::see::{SEE_VALUES, see_ge};
-use crate::chess::movegen::{gives_check, is_legal, legal_moves, noisy_moves, quiet_moves};
+use crate::chess::movegen::{CheckInfo, is_legal, legal_moves, noisy_moves, quiet_moves};
 use crate::chess::{Board, Move, MoveKind, MoveList, PieceType};
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -82,7 +82,8 @@ pub struct MovePicker {
     bad_next: usize,
     /// Quiescence search: no quiet moves (unless in check).
     noisy_only: bool,
-    skip_quiets: bool,
+    /// Set by `skip_quiets`: from then on only quiet checks, found with this.
+    skip_quiets: Option<CheckInfo>,
     history_context: [Option<PieceTo>; 2],
 }
 
@@ -100,7 +101,7 @@ impl MovePicker {
             bad_noisy: MoveList::new(),
             bad_next: 0,
             noisy_only: false,
-            skip_quiets: false,
+            skip_quiets: None,
             history_context: previous,
         }
     }
@@ -119,22 +120,23 @@ impl MovePicker {
 
     /// Stops handing out quiet moves, except those that give check (pruning decided that
     /// no other quiet move can help; a check may still, in ways pruning cannot judge).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
+    pub fn skip_quiets(&mut self, checks: &CheckInfo) {
+        self.skip_quiets = Some(*checks);
     }
 
     /// Whether quiet move `m` may still be handed out.
     fn quiet_allowed(&self, board: &Board, m: Move) -> bool {
-        !self.skip_quiets || gives_check(board, m)
+        self.skip_quiets
+            .is_none_or(|checks| checks.gives_check(board, m))
     }
 
     /// After `skip_quiets`: the next remaining quiet move that gives check, in list order
     /// (there are few, and they are not worth sorting).
-    fn next_quiet_check(&mut self, board: &Board) -> Option<Move> {
+    fn next_quiet_check(&mut self, board: &Board, checks: CheckInfo) -> Option<Move> {
         while self.next < self.moves.len() {
             let m = self.moves[self.next];
             self.next += 1;
-            if gives_check(board, m) {
+            if checks.gives_check(board, m) {
                 return Some(m);
             }
         }
@@ -226,7 +228,7 @@ impl MovePicker {
                     self.stage = Stage::Quiet;
                     self.moves = quiet_moves(board);
                     self.next = 0;
-                    if self.skip_quiets {
+                    if self.skip_quiets.is_some() {
                         continue;
                     }
                     let color = board.side_to_move();
@@ -239,8 +241,8 @@ impl MovePicker {
                     }
                 }
                 Stage::Quiet => {
-                    let m = if self.skip_quiets {
-                        self.next_quiet_check(board)
+                    let m = if let Some(checks) = self.skip_quiets {
+                        self.next_quiet_check(board, checks)
                     } else {
                         self.pick_best()
                     };
