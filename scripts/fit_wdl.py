@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit Tarpon's win/draw/loss model (what `UCI_ShowWDL` prints) to Tarpon's own games.
 
-Input: `tarpon datagen` files (32-byte bulletformat records; see src/tools/bulletformat.rs).
+Input: `tarpon datagen` files (32-byte bulletformat records; see src/learn/bulletformat.rs).
 Every record holds a position, the search score for the side to move and the game's
 result for the side to move. The model says how likely a score is to end as a win, a draw
 or a loss, given how much material is left on the board:

@@ -5,13 +5,16 @@
 //! - [`eval`]: the static evaluation, term by term, with its weights.
 //! - [`book`]: Polyglot opening books.
 //! - [`uci`]: the Universal Chess Interface loop that GUIs talk to.
-//! - [`tools`]: the developer subcommands (`perft`, ...).
+//! - [`tools`]: the tools people use (`play`, `analyse`, `epd`, `bench`, `perft`, ...).
+//! - [`learn`]: the pipeline that makes the evaluation: self-play data, the Texel tuner,
+//!   the NNUE trainer.
 //! - [`tablebase`]: Syzygy endgame tablebases (loading, probing, root move ranking).
 //! - [`rng`]: SplitMix64, the one pseudo-random generator.
 //! - [`stdout`]: output that ends the program quietly when its reader is gone.
 pub mod book;
 pub mod chess;
 pub mod eval;
+pub mod learn;
 pub mod rng;
 pub mod search;
 pub mod stdout;

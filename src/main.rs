@@ -376,13 +376,13 @@ fn exit_status<T>(result: Result<T, String>) -> ExitCode {
 }
 
 /// The defaults of `tarpon datagen`, kept in one place: the library's.
-fn dg() -> tarpon::tools::datagen::Options {
-    tarpon::tools::datagen::Options::default()
+fn dg() -> tarpon::learn::datagen::Options {
+    tarpon::learn::datagen::Options::default()
 }
 
 /// The defaults of `tarpon train`, kept in one place: the library's.
-fn tr() -> tarpon::tools::train::Options {
-    tarpon::tools::train::Options::default()
+fn tr() -> tarpon::learn::train::Options {
+    tarpon::learn::train::Options::default()
 }
 
 /// A FEN given as words on the command line (quoting is optional), or the start position.
@@ -451,7 +451,7 @@ fn main() -> ExitCode {
                 eprintln!("error: --score-weight must be between 0 and 1");
                 return ExitCode::FAILURE;
             }
-            let options = tarpon::tools::tune::Options {
+            let options = tarpon::learn::tune::Options {
                 files,
                 validation,
                 epochs,
@@ -467,7 +467,7 @@ fn main() -> ExitCode {
                 min_positions,
                 l2,
             };
-            match tarpon::tools::tune::run(&options) {
+            match tarpon::learn::tune::run(&options) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -494,7 +494,7 @@ fn main() -> ExitCode {
             max_score,
             max_positions,
             mirror,
-        }) => exit_status(tarpon::tools::train::run(&tarpon::tools::train::Options {
+        }) => exit_status(tarpon::learn::train::run(&tarpon::learn::train::Options {
             files,
             validation,
             output,
@@ -544,7 +544,7 @@ fn main() -> ExitCode {
                 let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
                 now.map_or(0, |d| d.as_nanos() as u64)
             });
-            let options = tarpon::tools::datagen::Options {
+            let options = tarpon::learn::datagen::Options {
                 output,
                 append,
                 games,
@@ -555,7 +555,7 @@ fn main() -> ExitCode {
                 random_plies,
                 opening_max_score,
                 seed,
-                adjudication: tarpon::tools::datagen::Adjudication {
+                adjudication: tarpon::learn::datagen::Adjudication {
                     win_score,
                     win_plies,
                     draw_score,
@@ -670,7 +670,7 @@ fn datagen_network(name: &str) -> Result<Arc<Net>, String> {
 
 /// `tarpon datagen`: Ctrl-C or a termination signal stops the run cleanly (the summary
 /// prints and the file keeps every finished game); exit status 130 then, 1 on an error.
-fn datagen(options: &tarpon::tools::datagen::Options) -> ExitCode {
+fn datagen(options: &tarpon::learn::datagen::Options) -> ExitCode {
     let control = Arc::new(tarpon::search::SearchControl::default());
     let handler_control = Arc::clone(&control);
     if let Err(e) = ctrlc::set_handler(move || {
@@ -695,7 +695,7 @@ fn datagen(options: &tarpon::tools::datagen::Options) -> ExitCode {
             .map_or("hand-crafted", |net| net.name()),
         options.output.display()
     );
-    match tarpon::tools::datagen::run(options, &control) {
+    match tarpon::learn::datagen::run(options, &control) {
         Ok(summary) => {
             tarpon::outln!("{summary}");
             if let Some(failure) = &summary.failure {

@@ -13,8 +13,8 @@ use std::path::Path;
 use std::process::Command;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::chess::{Board, Color, Position, Square, fen};
+use tarpon::learn::bulletformat::{self, GameResult, RECORD_SIZE, Sample};
 use tarpon::search::score::MATE_BOUND;
-use tarpon::tools::bulletformat::{self, GameResult, RECORD_SIZE, Sample};
 
 /// `tarpon datagen` with `args`: whether it succeeded, standard output, standard error.
 fn datagen(args: &[&str]) -> (bool, String, String) {

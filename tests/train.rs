@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use tarpon::chess::Position;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::eval::nnue::network::{FILE_SIZE, Network};
-use tarpon::tools::bulletformat::{self, GameResult};
+use tarpon::learn::bulletformat::{self, GameResult};
 
 /// `tarpon train` with `args` (the exit code tells a refusal from a panic).
 fn train(args: &[&str]) -> Output {

@@ -1,15 +1,12 @@
-//! The subcommands of the `tarpon` program: tools for people (play, analyse, epd) and for
-//! developers (bench, perft, book, datagen, tune, train), and the data formats they share.
+//! The subcommands of the `tarpon` program that people use: play, analyse and epd, and
+//! for developers bench, perft and book. (The learning pipeline, datagen, tune and train,
+//! is in `crate::learn`.)
 pub mod analyse;
 pub mod bench;
 pub mod book;
-pub mod bulletformat;
-pub mod datagen;
 pub mod diagram;
 pub mod engine;
 pub mod epd;
 pub mod perft;
 pub mod pgn;
 pub mod play;
-pub mod train;
-pub mod tune;

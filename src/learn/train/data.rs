@@ -1,5 +1,5 @@
 //! The training set in memory: the 32-byte records of `tarpon datagen` files (see
-//! [`crate::tools::bulletformat`]), checked once when loaded, and the network inputs each
+//! [`crate::learn::bulletformat`]), checked once when loaded, and the network inputs each
 //! one switches on.
 //!
 //! The records stay in their file form (32 bytes a position, so 2 million positions take
@@ -7,7 +7,7 @@
 //! nothing beside the network's thousands of additions.
 
 use crate::eval::nnue::network::INPUTS;
-use crate::tools::tune::data::{self as format, RECORD_SIZE};
+use crate::learn::tune::data::{self as format, RECORD_SIZE};
 use std::path::{Path, PathBuf};
 
 /// One position as stored in a data file.
@@ -185,8 +185,8 @@ mod tests {
     use crate::chess::fen;
     use crate::chess::{Board, Color};
     use crate::eval::nnue::network::feature_index;
-    use crate::tools::bulletformat::{self, GameResult};
-    use crate::tools::tune::model::tests::random_positions;
+    use crate::learn::bulletformat::{self, GameResult};
+    use crate::learn::tune::model::tests::random_positions;
 
     /// The engine's inputs for `perspective`, from the board itself.
     fn engine_features(board: &Board, perspective: Color) -> Vec<u16> {

@@ -203,7 +203,7 @@ pub fn fit_scale(records: &[Record]) -> f32 {
             })
             .sum()
     };
-    let k = crate::tools::tune::model::golden_section_min(20.0, 2000.0, error);
+    let k = crate::learn::tune::model::golden_section_min(20.0, 2000.0, error);
     (k * 10.0).round() as f32 / 10.0
 }
 
@@ -242,7 +242,7 @@ pub fn train(
         if opts.mirror {
             mirror_half(&mut order, opts.seed, epoch);
         }
-        let bar = crate::tools::tune::progress(
+        let bar = crate::learn::tune::progress(
             order.len() as u64,
             &format!("epoch {epoch}/{}", opts.epochs),
         );
@@ -502,8 +502,8 @@ fn spread(records: &[Record], n: usize, offset: usize) -> Vec<Record> {
 pub(crate) mod tests {
     use super::*;
     use crate::chess::{Color, PieceType};
-    use crate::tools::bulletformat::{self, GameResult};
-    use crate::tools::tune::model::tests::random_positions;
+    use crate::learn::bulletformat::{self, GameResult};
+    use crate::learn::tune::model::tests::random_positions;
 
     /// Positions from random games labelled by material alone: the search score is 100
     /// centipawns a pawn (1, 3, 3, 5, 9) for the side to move, and the side a knight or

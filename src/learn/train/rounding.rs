@@ -151,9 +151,9 @@ fn activations(net: &Network, features: &Features) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::eval::nnue::network::OUTPUT_BUCKETS;
-    use crate::tools::train::Options;
-    use crate::tools::train::export::{quantise, rounding_error};
-    use crate::tools::train::tests::{material_records, trained};
+    use crate::learn::train::Options;
+    use crate::learn::train::export::{quantise, rounding_error};
+    use crate::learn::train::tests::{material_records, trained};
 
     #[test]
     fn fitted_rounding_stays_within_a_step_and_is_closer_on_other_positions() {

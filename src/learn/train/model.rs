@@ -274,9 +274,9 @@ impl Objective {
 mod tests {
     use super::*;
     use crate::eval::nnue::network::OUTPUT_BUCKETS;
-    use crate::tools::bulletformat::{self, GameResult};
-    use crate::tools::train::data::{self, Record};
-    use crate::tools::tune::model::tests::random_positions;
+    use crate::learn::bulletformat::{self, GameResult};
+    use crate::learn::train::data::{self, Record};
+    use crate::learn::tune::model::tests::random_positions;
 
     fn records(n: usize, seed: u64) -> Vec<Record> {
         random_positions(n, seed)
@@ -394,9 +394,9 @@ mod tests {
         }
         let batch: Vec<u32> = (0..recs.len() as u32).collect();
         for threads in [1, 3, 64] {
-            let mut workers = crate::tools::train::batch::workers(net.layout, threads);
+            let mut workers = crate::learn::train::batch::workers(net.layout, threads);
             let (grad, _) =
-                crate::tools::train::batch::gradient(&net, &recs, &batch, objective, &mut workers);
+                crate::learn::train::batch::gradient(&net, &recs, &batch, objective, &mut workers);
             for (i, (g, e)) in grad.iter().zip(&expected).enumerate() {
                 assert!(
                     (g - e).abs() <= 1e-6 + 1e-4 * e.abs(),

@@ -110,9 +110,9 @@ mod tests {
     use crate::eval::nnue::network::{
         FILE_SIZE, HIDDEN, INPUTS, NetworkError, OUTPUT_BUCKETS, file_size,
     };
-    use crate::tools::bulletformat::{self, GameResult};
-    use crate::tools::train::model::Layout;
-    use crate::tools::tune::model::tests::random_positions;
+    use crate::learn::bulletformat::{self, GameResult};
+    use crate::learn::train::model::Layout;
+    use crate::learn::tune::model::tests::random_positions;
 
     /// Features of positions from random games.
     fn positions(n: usize) -> Vec<Features> {
@@ -178,14 +178,14 @@ mod tests {
     fn integer_score_agrees_with_the_float_network() {
         // A network of the engine's size trained for a few epochs (on positions labelled
         // by material), and positions from random games.
-        let records = crate::tools::train::tests::material_records(3000, 8);
-        let opts = crate::tools::train::Options {
+        let records = crate::learn::train::tests::material_records(3000, 8);
+        let opts = crate::learn::train::Options {
             epochs: 4,
             batch_size: 128,
             lr: 0.005,
             ..Default::default()
         };
-        let (state, _) = crate::tools::train::tests::trained(&records, &opts);
+        let (state, _) = crate::learn::train::tests::trained(&records, &opts);
         let net = state.net;
         let quantised = quantise(&net);
         let exact = dequantise(&quantised);
