@@ -24,6 +24,21 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Convert training data between game shards and bulletformat records, or check files
+    #[command(
+        after_help = "Examples:\n  tarpon convert --check $TARPON_DATA/games/*.games\n  tarpon convert $TARPON_DATA/games/*.games --output all.bin      # trainable positions\n  tarpon convert old.bin --output old.games                       # one-position games\n\nGames become the positions worth training on (not in check, no capture or promotion\nas best move, no mate score). A damaged shard (cut short, or corrupt) is reported with\nwhere it stops; its games before that point are used."
+    )]
+    Convert {
+        /// Input files: game shards and bulletformat files, mixed as you like
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Output file, new: a .games name writes a shard, any other bulletformat
+        #[arg(long, short, required_unless_present = "check")]
+        output: Option<PathBuf>,
+        /// Only read the inputs and report what they hold (games, positions, damage)
+        #[arg(long, conflicts_with = "output")]
+        check: bool,
+    },
     /// Count the leaf nodes of the legal move tree (move generator test and benchmark)
     #[command(
         after_help = "Examples:\n  tarpon perft 6\n  tarpon perft 5 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'\n  tarpon perft 4 --chess960 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'"
@@ -65,7 +80,7 @@ enum Command {
     },
     /// Fit the evaluation weights to game results (Texel tuning) and write them as Rust source
     #[command(
-        after_help = "Reads 32-byte bulletformat records (tarpon datagen output), keeps the quiet \
+        after_help = "Reads 32-byte bulletformat records or game shards (tarpon datagen output), keeps the quiet \
 positions (not in check, no capture or promotion winning material by SEE; no lone king), fits the sigmoid \
 scale k, then tunes every middlegame and endgame weight with Adam and writes the result over \
 src/eval/weights.rs (rebuild to use it).\n\n\
@@ -74,7 +89,7 @@ tarpon tune games.bin --max-positions 1000000 --output /tmp/weights.rs\n  \
 tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
     )]
     Tune {
-        /// Data files of 32-byte bulletformat records
+        /// Data files: tarpon datagen output, game shards (their trainable positions) or 32-byte bulletformat records
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// A data file to report the loss on (against game results only) after every epoch, without training on it
@@ -119,7 +134,7 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
     },
     /// Train an NNUE evaluation network on datagen data and write it in the engine's format
     #[command(
-        after_help = "Reads 32-byte bulletformat records (tarpon datagen output) into memory and trains the \
+        after_help = "Reads 32-byte bulletformat records or game shards (tarpon datagen output) into memory and trains the \
 network (768 inputs -> hidden x 2 perspectives -> 1 output of 8 buckets chosen by the piece count, SCReLU) with Adam on the squared error between \
 sigmoid(output * 400 / scale) and the target lambda * result + (1 - lambda) * sigmoid(score / scale), \
 the scale fitted to the data's scores and results unless --scale gives it. Each epoch shuffles all positions; the learning rate drops to a tenth after --lr-drop. Writes the \
@@ -130,7 +145,7 @@ tarpon train a.bin b.bin --validation held-out.bin --epochs 15 --lambda 0.3 --ou
 tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume ckpt/epoch-007.ckpt"
     )]
     Train {
-        /// Data files of 32-byte bulletformat records
+        /// Data files: tarpon datagen output, game shards (their trainable positions) or 32-byte bulletformat records
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// A data file to report the loss on after every epoch, without training on it
@@ -193,16 +208,21 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
         /// Position as FEN (default: the start position); quoting is optional
         fen: Vec<String>,
     },
-    /// Play self-play games and write their quiet positions with score and result, as
-    /// 32-byte bulletformat records (training data for the evaluation; see README.md)
+    /// Play self-play games for training the evaluation: whole games in a compact shard
+    /// (a directory or a .games file), or their quiet positions as 32-byte bulletformat
+    /// records (any other file name); see docs/nnue.md
     #[command(
-        after_help = "Examples:\n  tarpon datagen --output data.bin --games 1000 --nodes 5000 --threads 2\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n  tarpon datagen --output data.bin --nnue embedded --threads 2\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
+        after_help = "Examples:\n  tarpon datagen --output $TARPON_DATA/games --nnue embedded --threads 2   # a new shard there\n  tarpon datagen --output run1.games --games 1000 --nodes 5000\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
     )]
     Datagen {
-        /// Output file; a new or empty file, unless --append
+        /// Output: a directory (a new game shard is made in it), a new .games shard, or a
+        /// bulletformat file (new or empty, unless --append)
         #[arg(long, short)]
         output: PathBuf,
-        /// Add to an existing output file (use another --seed, or the same games come again)
+        /// Storage format (default: games for a directory or a .games file, bulletformat otherwise)
+        #[arg(long, value_enum)]
+        format: Option<DataFormat>,
+        /// Add to an existing bulletformat file (use another --seed, or the same games come again)
         #[arg(long)]
         append: bool,
         /// Number of games to play
@@ -514,8 +534,17 @@ fn main() -> ExitCode {
             max_positions,
             mirror,
         })),
+        Some(Command::Convert {
+            inputs,
+            output,
+            check,
+        }) => {
+            let target = if check { None } else { output.as_deref() };
+            exit_status(tarpon::learn::convert::run(&inputs, target))
+        }
         Some(Command::Datagen {
             output,
+            format,
             append,
             games,
             nodes,
@@ -546,6 +575,7 @@ fn main() -> ExitCode {
             });
             let options = tarpon::learn::datagen::Options {
                 output,
+                format: format.map(DataFormat::into_datagen),
                 append,
                 games,
                 nodes,
@@ -710,6 +740,24 @@ fn datagen(options: &tarpon::learn::datagen::Options) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `datagen --format`.
+#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+enum DataFormat {
+    /// Whole games, compact (src/learn/games.rs)
+    Games,
+    /// 32-byte position records (src/learn/bulletformat.rs)
+    Bulletformat,
+}
+
+impl DataFormat {
+    fn into_datagen(self) -> tarpon::learn::datagen::Format {
+        match self {
+            DataFormat::Games => tarpon::learn::datagen::Format::Games,
+            DataFormat::Bulletformat => tarpon::learn::datagen::Format::Bulletformat,
         }
     }
 }

@@ -478,3 +478,175 @@ fn a_failed_write_stops_the_run_with_an_error() {
     assert!(stderr.contains("writing /dev/full failed"), "{stderr}");
     assert!(stdout.contains("Stopped early"), "{stdout}");
 }
+
+/// `tarpon convert` with `args`.
+fn convert(args: &[&str]) -> (bool, String, String) {
+    engine::run(&[&["convert"], args].concat())
+}
+
+/// Game shards: a directory as output gets a new shard per run (never appended to); the
+/// shard holds every searched position (more than the records keep) in a few bytes each;
+/// converting it gives exactly the records a bulletformat run of the same games writes,
+/// and those convert back to one-position games.
+#[test]
+fn game_shards_are_new_per_run_compact_and_convert_to_the_same_records() {
+    let dir = common::temp_dir("shards");
+    let shards = dir.join("games");
+    std::fs::create_dir_all(&shards).unwrap();
+    let run = |out: &Path, seed: &str| {
+        let (ok, stdout, stderr) = datagen(&[
+            "-o",
+            out.to_str().unwrap(),
+            "--games",
+            "6",
+            "--nodes",
+            "400",
+            "--seed",
+            seed,
+        ]);
+        assert!(ok, "{stdout}{stderr}");
+        stdout
+    };
+    run(&shards, "5");
+    run(&shards, "5");
+    let mut names: Vec<String> = std::fs::read_dir(&shards)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["tarpon-s5-2.games", "tarpon-s5.games"]);
+    let shard_path = shards.join("tarpon-s5.games");
+    let shard = tarpon::learn::games::read(&shard_path).unwrap();
+    assert_eq!(shard.games.len(), 6);
+    assert!(shard.damage.is_none());
+    let plies: usize = shard.games.iter().map(|g| g.plies.len()).sum();
+    let bytes = std::fs::metadata(&shard_path).unwrap().len() as f64;
+    assert!(
+        bytes / (plies as f64) < 6.0,
+        "{bytes} bytes for {plies} positions"
+    );
+
+    // The same games written as records, and the shard converted to records.
+    let records = dir.join("same.bin");
+    run(&records, "5");
+    let converted = dir.join("converted.bin");
+    let (ok, stdout, stderr) = convert(&[
+        shard_path.to_str().unwrap(),
+        "-o",
+        converted.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        std::fs::read(&records).unwrap() == std::fs::read(&converted).unwrap(),
+        "the converted shard differs from the records of the same games"
+    );
+    assert!(
+        (std::fs::read(&records).unwrap().len() / RECORD_SIZE) < plies,
+        "the records keep fewer positions than the games hold"
+    );
+
+    // Records to games and back: the same records.
+    let back = dir.join("back.games");
+    let again = dir.join("again.bin");
+    let (ok, _, stderr) = convert(&[converted.to_str().unwrap(), "-o", back.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let (ok, stdout, stderr) = convert(&["--check", back.to_str().unwrap()]);
+    assert!(ok && stdout.contains("positions"), "{stdout}{stderr}");
+    let (ok, _, stderr) = convert(&[back.to_str().unwrap(), "-o", again.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    // (A record's game-start mark is the one thing a one-position game cannot keep.)
+    let samples = |path: &Path| -> Vec<(String, i16, u8)> {
+        bulletformat::read_records(path)
+            .unwrap()
+            .map(|s| {
+                let s = s.unwrap();
+                (fen::to_fen(&s.board), s.score, s.result)
+            })
+            .collect()
+    };
+    let (first, second) = (samples(&converted), samples(&again));
+    assert!(
+        first.len() > 100 && first == second,
+        "{} records became {}, or changed",
+        first.len(),
+        second.len()
+    );
+
+    // Shards are not appended to, and outputs are never overwritten.
+    let (ok, _, stderr) = datagen(&["-o", shard_path.to_str().unwrap(), "--games", "1"]);
+    assert!(!ok && stderr.contains("already exists"), "{stderr}");
+    let (ok, _, stderr) = datagen(&["-o", shards.to_str().unwrap(), "--append", "--games", "1"]);
+    assert!(!ok && stderr.contains("never appended"), "{stderr}");
+    let (ok, _, stderr) = convert(&[shard_path.to_str().unwrap(), "-o", again.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("already exists"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run killed outright (SIGKILL: no chance to finish anything) leaves a shard whose
+/// whole games all read back; `convert --check` says whether the end is cut, and the
+/// trainer and converter use the games before it.
+#[cfg(unix)]
+#[test]
+fn a_killed_run_loses_only_the_games_in_progress() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = common::temp_dir("killed");
+    let path = dir.join("run.games");
+    let mut child = Command::new(TARPON)
+        .args(["datagen", "-o", path.to_str().unwrap(), "--games", "100000"])
+        .args(["--nodes", "1000", "--threads", "2", "--seed", "11"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::metadata(&path).map_or(0, |m| m.len()) < 2000 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no game written"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let shard = tarpon::learn::games::read(&path).unwrap();
+    assert!(!shard.games.is_empty());
+    assert!(
+        matches!(
+            shard.damage,
+            None | Some((_, tarpon::learn::games::Damage::Truncated { .. }))
+        ),
+        "{}",
+        shard.describe()
+    );
+
+    // Cut the file inside its last game: the check names the file and the damage, and a
+    // conversion keeps the games before it.
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = dir.join("cut.games");
+    std::fs::write(&cut, &bytes[..bytes.len() - 7]).unwrap();
+    let (ok, stdout, stderr) = convert(&["--check", cut.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("cut.games") && stdout.contains("truncated"),
+        "{stdout}"
+    );
+    let out = dir.join("cut.bin");
+    let (ok, _, stderr) = convert(&[cut.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(std::fs::metadata(&out).unwrap().len() > 0);
+
+    // A foreign file stops the conversion with its name and nothing is written.
+    let foreign = dir.join("notes.txt");
+    std::fs::write(&foreign, "not training data\n").unwrap();
+    let out = dir.join("never.bin");
+    let (ok, _, stderr) = convert(&[
+        cut.to_str().unwrap(),
+        foreign.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains("notes.txt"), "{stderr}");
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

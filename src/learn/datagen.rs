@@ -2,9 +2,12 @@
 //!
 //! Each thread plays whole games on its own (its own hash table and histories, cleared
 //! before every game, as `ucinewgame` does) with a fixed number of nodes per move, and
-//! hands each finished game to a shared writer, which appends its records and flushes the
-//! file: the file only ever holds whole games, so an interrupted run (Ctrl-C, or `kill`)
-//! keeps everything written so far. The records are described in [`super::bulletformat`].
+//! hands each finished game to a shared writer, which appends it and flushes the file: the
+//! file only ever holds whole games, so an interrupted run (Ctrl-C, or `kill`) keeps
+//! everything written so far. Two formats (`Format`): whole games, compact, with every
+//! searched position (a *shard*, [`super::games`]; the choice for a pipeline that never
+//! stops), or the positions worth training on as bulletformat records
+//! ([`super::bulletformat`], what other trainers read).
 //!
 //! # A game
 //!
@@ -30,7 +33,11 @@
 //!
 //! # What is written
 //!
-//! Every searched position of the game (not the random opening moves) except:
+//! A shard keeps the game: the position after the random opening, and every searched
+//! ply's move and score, with the result; the trainer picks the positions when it reads
+//! them. As bulletformat records, the positions are picked now, by the same rule
+//! ([`super::games::trainable`]): every searched position of the game (not the random
+//! opening moves) except
 //! - positions where the side to move is in check,
 //! - positions whose best move is a capture, en-passant capture or promotion (their score
 //!   depends on the exchange in progress, not on the position's quiet features),
@@ -46,20 +53,19 @@
 //! for byte, on every run; with more, the same games are written in another order.
 
 use super::bulletformat::{self, GameResult};
+use super::games::{self, ShardWriter};
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Board, Color, Move, Outcome, Position, fen};
 use crate::eval::nnue::Net;
 use crate::rng::SplitMix64;
 use crate::search::history::Histories;
-use crate::search::movepick::is_noisy;
-use crate::search::score::is_mate;
 use crate::search::timeman::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{SearchControl, SearchOptions, think};
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -92,10 +98,34 @@ impl Default for Adjudication {
     }
 }
 
+/// How the games are stored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Whole games in a shard ([`super::games`]).
+    Games,
+    /// The trainable positions as 32-byte records ([`super::bulletformat`]).
+    Bulletformat,
+}
+
+impl Format {
+    /// The format an output implies when none is named: a directory (a new shard goes in
+    /// it) or a `.games` file holds games, anything else bulletformat records.
+    pub fn implied_by(output: &Path) -> Format {
+        if output.is_dir() || output.extension().is_some_and(|e| e == "games") {
+            Format::Games
+        } else {
+            Format::Bulletformat
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// A file, or for game shards a directory in which the run makes a new shard.
     pub output: PathBuf,
-    /// Add to an existing file instead of refusing to touch it.
+    /// `None`: as the output implies (`Format::implied_by`).
+    pub format: Option<Format>,
+    /// Add to an existing bulletformat file instead of refusing to touch it.
     pub append: bool,
     pub games: u64,
     pub nodes: u64,
@@ -117,6 +147,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             output: PathBuf::new(),
+            format: None,
             append: false,
             games: 1000,
             nodes: 5000,
@@ -167,6 +198,8 @@ pub enum DatagenError {
     NoOpening {
         tries: u32,
     },
+    /// `--append` with game shards, which are never appended to.
+    AppendGames,
     /// No random plies and a single start position: every game would be the same.
     SameGames,
 }
@@ -205,6 +238,11 @@ impl fmt::Display for DatagenError {
                 f,
                 "with --random-plies 0 and a single start position every game is the same \
                  (the search is deterministic): use random plies or a --book of several positions"
+            ),
+            AppendGames => write!(
+                f,
+                "game shards are never appended to (a damaged end would sit in the middle): \
+                 each run writes a new shard; give a directory as --output to get one there"
             ),
             NoOpening { tries } => write!(
                 f,
@@ -273,10 +311,10 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, game: &Game) {
+    fn add(&mut self, game: &Game, positions: usize) {
         self.games += 1;
-        self.positions += game.positions.len() as u64;
-        match game.result {
+        self.positions += positions as u64;
+        match game.record.result {
             GameResult::WhiteWin => self.white_wins += 1,
             GameResult::Draw => self.draws += 1,
             GameResult::BlackWin => self.black_wins += 1,
@@ -360,9 +398,9 @@ impl fmt::Display for Summary {
 
 /// A finished game.
 struct Game {
-    /// Positions to write with their search scores (for the side to move).
-    positions: Vec<(Board, i16)>,
-    result: GameResult,
+    /// The game as stored: the position after the opening, every searched ply's move and
+    /// score, the result.
+    record: games::Game,
     end: End,
     plies: u32,
     openings_rejected: u32,
@@ -416,9 +454,16 @@ pub fn read_book(path: &PathBuf) -> Result<Vec<Board>, DatagenError> {
     Ok(boards)
 }
 
+/// Where the games go.
+enum Writer {
+    Records(BufWriter<File>),
+    Games(ShardWriter),
+}
+
 /// The output file with the counts of what it holds.
 struct Output {
-    writer: BufWriter<File>,
+    writer: Writer,
+    path: PathBuf,
     stats: Stats,
 }
 
@@ -434,9 +479,49 @@ struct Shared<'a> {
     error: Mutex<Option<DatagenError>>,
 }
 
-/// Opens the output file as the options ask: a new (or empty) file, or an existing one to
-/// append to.
-fn open_output(options: &Options) -> Result<File, DatagenError> {
+/// A new shard's name in `dir`: `tarpon-s<seed>.games`, or with `-2`, `-3`, ... when a
+/// shard of that seed is already there.
+fn new_shard_path(dir: &Path, seed: u64) -> PathBuf {
+    let mut path = dir.join(format!("tarpon-s{seed}.games"));
+    let mut n = 1;
+    while path.exists() {
+        n += 1;
+        path = dir.join(format!("tarpon-s{seed}-{n}.games"));
+    }
+    path
+}
+
+/// Opens the output as the options ask, with the path written to.
+fn open_output(options: &Options) -> Result<(Writer, PathBuf), DatagenError> {
+    let format = options
+        .format
+        .unwrap_or_else(|| Format::implied_by(&options.output));
+    if format == Format::Bulletformat {
+        return open_records(options)
+            .map(|f| (Writer::Records(BufWriter::new(f)), options.output.clone()));
+    }
+    if options.append {
+        return Err(DatagenError::AppendGames);
+    }
+    let path = if options.output.is_dir() {
+        new_shard_path(&options.output, options.seed)
+    } else {
+        options.output.clone()
+    };
+    if let Some(meta) = std::fs::metadata(&path).ok().filter(|m| m.is_file()) {
+        return Err(DatagenError::OutputExists {
+            path,
+            bytes: meta.len(),
+        });
+    }
+    match ShardWriter::create(&path) {
+        Ok(writer) => Ok((Writer::Games(writer), path)),
+        Err(error) => Err(DatagenError::Output { path, error }),
+    }
+}
+
+/// Opens a bulletformat output: a new (or empty) file, or an existing one to append to.
+fn open_records(options: &Options) -> Result<File, DatagenError> {
     let path = &options.output;
     let existing = std::fs::metadata(path).ok().filter(|m| m.is_file());
     if let Some(meta) = existing {
@@ -474,14 +559,15 @@ pub fn run(options: &Options, control: &SearchControl) -> Result<Summary, Datage
     if options.random_plies == 0 && start_positions == 1 && options.games > 1 {
         return Err(DatagenError::SameGames);
     }
-    let file = open_output(options)?;
+    let (writer, path) = open_output(options)?;
     let start = Instant::now();
     let shared = Shared {
         options,
         book,
         next_game: AtomicU64::new(0),
         output: Mutex::new(Output {
-            writer: BufWriter::new(file),
+            writer,
+            path: path.clone(),
             stats: Stats::default(),
         }),
         control,
@@ -520,13 +606,13 @@ pub fn run(options: &Options, control: &SearchControl) -> Result<Summary, Datage
         print_progress(&output.stats, options.games, elapsed, terminal, true);
     }
     let failure = shared.error.into_inner().expect("no panic");
-    let file_bytes = std::fs::metadata(&options.output).map_or(0, |m| m.len());
+    let file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     Ok(Summary {
         interrupted: failure.is_none() && output.stats.games < options.games,
         failure,
         stats: output.stats,
         elapsed,
-        output: options.output.clone(),
+        output: path,
         file_bytes,
     })
 }
@@ -606,24 +692,29 @@ fn fail(shared: &Shared, error: DatagenError) {
     shared.control.stop.store(true, Ordering::Relaxed);
 }
 
-/// Appends a game's records and flushes them, so the file holds whole games only.
+/// Appends a game (as a whole game, or as its trainable positions) and flushes it, so the
+/// file holds whole games only.
 fn write_game(shared: &Shared, game: &Game) -> Result<(), DatagenError> {
-    let mut bytes = Vec::with_capacity(game.positions.len() * bulletformat::RECORD_SIZE);
-    for (i, (board, score)) in game.positions.iter().enumerate() {
-        let record = bulletformat::pack(board, *score, game.result, i == 0)
-            .expect("positions of a game have at most 32 pieces");
-        bytes.extend_from_slice(&record);
-    }
     let mut output = shared.output.lock().expect("no panic");
-    let written = output
-        .writer
-        .write_all(&bytes)
-        .and_then(|()| output.writer.flush());
+    let (written, positions) = match &mut output.writer {
+        Writer::Games(shard) => (shard.write(&game.record), game.record.plies.len()),
+        Writer::Records(file) => {
+            let positions = game.record.training_positions();
+            let mut bytes = Vec::with_capacity(positions.len() * bulletformat::RECORD_SIZE);
+            for (i, (board, score)) in positions.iter().enumerate() {
+                let record = bulletformat::pack(board, *score, game.record.result, i == 0)
+                    .expect("positions of a game have at most 32 pieces");
+                bytes.extend_from_slice(&record);
+            }
+            let written = file.write_all(&bytes).and_then(|()| file.flush());
+            (written, positions.len())
+        }
+    };
     written.map_err(|error| DatagenError::Write {
-        path: shared.options.output.clone(),
+        path: output.path.clone(),
         error,
     })?;
-    output.stats.add(game);
+    output.stats.add(game, positions);
     Ok(())
 }
 
@@ -692,11 +783,6 @@ fn opening(
     })
 }
 
-/// Whether a searched position goes into the data (see the module documentation).
-fn usable(board: &Board, best: Move, score: i32) -> bool {
-    !board.in_check() && !is_noisy(board, best) && !is_mate(score)
-}
-
 /// Plays one game. `None` when the run was stopped during the game.
 fn play_game(
     shared: &Shared,
@@ -712,7 +798,8 @@ fn play_game(
         return Ok(None);
     };
 
-    let mut positions = Vec::new();
+    let start = *pos.board();
+    let mut searched = Vec::new();
     // Consecutive plies with a winning score for the same side (its sign, for White),
     // and with a drawish score.
     let (mut win_streak, mut win_side, mut draw_streak) = (0, 0, 0);
@@ -740,10 +827,11 @@ fn play_game(
         if shared.control.stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        if usable(pos.board(), best, score) {
-            // Scores that are not mates lie well within i16.
-            positions.push((*pos.board(), score as i16));
-        }
+        // Scores, mates included, lie within i16.
+        searched.push((
+            best,
+            score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
+        ));
 
         let white_score = match pos.side_to_move() {
             Color::White => score,
@@ -775,8 +863,11 @@ fn play_game(
         pos.make(best);
     };
     Ok(Some(Game {
-        positions,
-        result,
+        record: games::Game {
+            start,
+            result,
+            plies: searched,
+        },
         end,
         plies: pos.plies_played() as u32,
         openings_rejected,
@@ -786,6 +877,7 @@ fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::movepick::is_noisy;
 
     #[test]
     fn game_generators_differ_by_seed_and_number() {
@@ -797,7 +889,7 @@ mod tests {
     }
 
     #[test]
-    fn noisy_best_moves_checks_and_mates_are_not_usable() {
+    fn noisy_best_moves_checks_and_mates_are_not_trainable() {
         let board = fen::parse("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
         let moves = legal_moves(&board);
         let capture = *moves
@@ -805,9 +897,14 @@ mod tests {
             .find(|m| board.piece_on(m.to()).is_some())
             .unwrap();
         let quiet = *moves.iter().find(|m| !is_noisy(&board, **m)).unwrap();
+        let usable = games::trainable;
         assert!(usable(&board, quiet, 30));
         assert!(!usable(&board, capture, 30));
-        assert!(!usable(&board, quiet, crate::search::score::mate_in(5)));
+        assert!(!usable(
+            &board,
+            quiet,
+            crate::search::score::mate_in(5) as i16
+        ));
         let check = fen::parse("4k3/8/8/8/8/8/8/4K2r w - - 0 1", false).unwrap();
         let evasion = legal_moves(&check)[0];
         assert!(!usable(&check, evasion, 0));

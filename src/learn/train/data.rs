@@ -1,5 +1,6 @@
 //! The training set in memory: the 32-byte records of `tarpon datagen` files (see
-//! [`crate::learn::bulletformat`]), checked once when loaded, and the network inputs each
+//! [`crate::learn::bulletformat`]; game shards are turned into them as they are read),
+//! checked once when loaded, and the network inputs each
 //! one switches on.
 //!
 //! The records stay in their file form (32 bytes a position, so 2 million positions take
@@ -161,11 +162,18 @@ fn check(records: &[Record], filter: Filter) -> (Vec<Record>, LoadStats) {
     (kept, stats)
 }
 
-/// The records of one file.
+/// The records of one file: a datagen bulletformat file, or a game shard's trainable
+/// positions (`crate::learn::games`).
 fn read_file(path: &Path) -> Result<Vec<Record>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if bytes.is_empty() {
         return Err(format!("{} is empty", path.display()));
+    }
+    if let Some(records) = crate::learn::games::training_records(path, &bytes)? {
+        if records.is_empty() {
+            return Err(format!("{} holds no trainable position", path.display()));
+        }
+        return Ok(records);
     }
     let (records, rest) = format::records(&bytes);
     if rest != 0 {

@@ -198,7 +198,8 @@ pub(crate) fn progress(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// Reads every record of the files (up to `max` in all).
+/// Reads every record of the files (up to `max` in all); game shards give their trainable
+/// positions.
 fn read_files(
     files: &[PathBuf],
     max: Option<usize>,
@@ -207,6 +208,10 @@ fn read_files(
     for path in files {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if let Some(records) = crate::learn::games::training_records(path, &bytes)? {
+            out.extend(records);
+            continue;
+        }
         let (records, rest) = data::records(&bytes);
         out.extend(records.copied());
         if rest != 0 {
