@@ -1,4 +1,4 @@
-//! The subcommands of the `tarpon` program: tools for people (play, analyse, epd) and for
+//! The subcommands of the `tarpon` program: tools for people (play, serve, analyse, epd) and for
 //! developers (bench, perft, book, datagen, tune, train), and the data formats they share.
 pub mod analyse;
 pub mod bench;
@@ -11,5 +11,6 @@ pub mod epd;
 pub mod perft;
 pub mod pgn;
 pub mod play;
+pub mod serve;
 pub mod train;
 pub mod tune;

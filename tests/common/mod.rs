@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 pub mod engine;
+pub mod http;
 pub mod pgn_check;
 
 use std::io::Write;
