@@ -12,6 +12,7 @@
 pub mod engine;
 pub mod http;
 pub mod pgn_check;
+pub mod webdriver;
 
 use std::io::Write;
 use std::path::PathBuf;

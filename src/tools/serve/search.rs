@@ -19,8 +19,9 @@ use crate::tools::play::move_limits;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 /// The longest one analysis request may search; the page starts a new one to go on.
 pub const MAX_ANALYSIS_SECONDS: u64 = 60;
@@ -32,6 +33,27 @@ const REVIEW_DEFAULT_MS: u64 = 300;
 const REVIEW_MIN_MS: u64 = 20;
 const REVIEW_MAX_MS: u64 = 5000;
 const REVIEW_BUDGET_MS: u64 = 120_000;
+
+/// The longest Tarpon may think about one move, whatever its clock says (a long time
+/// control may plan for more).
+const MAX_REPLY: Duration = Duration::from_secs(60);
+
+/// Stops search number `generation` of `slot` once `cap` has passed, unless the returned
+/// guard is dropped first (the search ended).
+fn stop_after(slot: &Arc<Slot>, generation: u64, cap: Duration) -> mpsc::Sender<()> {
+    let (guard, ended) = mpsc::channel::<()>();
+    let slot = Arc::clone(slot);
+    let _ = std::thread::Builder::new()
+        .name("search-cap".to_string())
+        .spawn(move || {
+            if ended.recv_timeout(cap) == Err(mpsc::RecvTimeoutError::Timeout)
+                && slot.is_current(generation)
+            {
+                slot.control.stop.store(true, Ordering::Relaxed);
+            }
+        });
+    guard
+}
 
 /// What `GET /api/games/{id}/analysis` asks for.
 pub struct AnalysisParams {
@@ -122,7 +144,8 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
     let permit = store.search_permit()?;
     Ok(Answer::Later(Box::new(move || {
         let _permit = permit;
-        let (_generation, mut turn) = slot.take_engine()?;
+        let (generation, mut turn) = slot.take_engine()?;
+        let _cap = stop_after(&slot, generation, MAX_REPLY);
         let (position, version, limits, strength) = {
             let game = slot.game();
             let settings = Settings {

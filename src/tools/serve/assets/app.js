@@ -473,7 +473,8 @@ function renderStatus() {
     status.textContent = "";
     return;
   }
-  if (g.status === "over") {
+  const atEnd = state.view === g.ply;
+  if (g.status === "over" && (atEnd || g.mode === "play")) {
     status.textContent = `${g.result} — ${g.reason}`;
     status.classList.add("over");
   } else if (state.busy && g.mode === "play" && tarponToMove(g)) {
@@ -697,10 +698,12 @@ function renderGraph() {
   const review = state.review;
   const g = state.games.analysis;
   graph.textContent = "";
-  graph.hidden = !(state.mode === "analysis" && review && g);
+  const shown = Boolean(state.mode === "analysis" && review && g);
+  // An <svg> has no `hidden` property: the attribute itself is set.
+  graph.toggleAttribute("hidden", !shown);
   const summary = $("review-summary");
   summary.textContent = "";
-  if (graph.hidden) return;
+  if (!shown) return;
   const width = 300;
   const height = 100;
   const last = Math.max(1, review.points.length - 1);
