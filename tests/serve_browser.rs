@@ -35,6 +35,11 @@ fn screenshot_dir() -> PathBuf {
 /// Writes a screenshot to `target/serve-screenshots/NAME.png`, and to `docs/NAME.png` when
 /// asked to update the documentation's pictures.
 fn save_screenshot(browser: &Browser, name: &str) {
+    // Every piece drawn first: the board's pictures are made anew at each redraw.
+    browser.wait_for(
+        "the pictures to load",
+        "return [...document.images].every(i => i.complete && i.naturalWidth > 0)",
+    );
     let png = browser.screenshot();
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
     std::fs::create_dir_all(screenshot_dir()).unwrap();
@@ -148,7 +153,18 @@ fn the_page_plays_and_analyses_in_a_real_browser() {
         "return [...document.querySelectorAll('#moves button')].some(b => b.textContent === 'd4')",
     );
     wait_for_moves(&browser, 4, "Tarpon's answer to the dragged move");
+    // The picture shows a piece picked up, with its moves.
+    browser.click(&square("g1"));
+    browser.wait_for(
+        "the knight's moves",
+        "return document.querySelectorAll('#board .target').length >= 2",
+    );
     save_screenshot(&browser, "serve-play");
+    browser.click(&square("g1"));
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#board .target').length"),
+        0
+    );
 
     // Flip turns the board around.
     browser.click("#flip");

@@ -354,10 +354,11 @@ fn read_fen(text: &str) -> Result<Board, ApiError> {
     fen::parse(text.trim(), false).map_err(|e| ApiError::bad_request(&format!("Bad FEN: {e}")))
 }
 
+/// Where a game starts, the moves played from there, and its PGN tags.
+type Start = (Board, Vec<crate::chess::Move>, Vec<(String, String)>);
+
 /// The first game of a PGN text: its start, moves and tags.
-fn read_pgn(
-    text: &str,
-) -> Result<(Board, Vec<crate::chess::Move>, Vec<(String, String)>), ApiError> {
+fn read_pgn(text: &str) -> Result<Start, ApiError> {
     let mut games =
         pgn::read_games(text).map_err(|e| ApiError::bad_request(&format!("Bad PGN: {e}")))?;
     if games.is_empty() {

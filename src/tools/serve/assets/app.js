@@ -374,7 +374,8 @@ function onPointerDown(event) {
     return;
   }
   event.preventDefault();
-  if (state.selected !== name) {
+  const wasSelected = state.selected === name;
+  if (!wasSelected) {
     state.selected = name;
     render();
   }
@@ -386,7 +387,7 @@ function onPointerDown(event) {
   document.body.appendChild(ghost);
   const shown = $("board").querySelector(`[data-square="${name}"] img`);
   if (shown) shown.style.opacity = "0.3";
-  state.drag = { from: name, ghost, moved: false, x: event.clientX, y: event.clientY };
+  state.drag = { from: name, ghost, moved: false, wasSelected, x: event.clientX, y: event.clientY };
 }
 
 function onPointerMove(event) {
@@ -404,7 +405,9 @@ function onPointerUp(event) {
   drag.ghost.remove();
   const to = squareFromPoint(event.clientX, event.clientY);
   if (!drag.moved || !to || to === drag.from) {
-    render(); // a click on a piece: it stays selected
+    // A click on a piece selects it; a second click puts it down again.
+    if (!drag.moved && drag.wasSelected) state.selected = null;
+    render();
     return;
   }
   chooseSquare(to);
