@@ -18,6 +18,7 @@ mod store;
 
 use api::{Answer, ApiError, Call};
 use std::net::{IpAddr, SocketAddr};
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use store::Store;
 use tiny_http::{Request, Server};
@@ -77,7 +78,15 @@ pub fn start(options: &Options) -> Result<Running, String> {
                 .name(format!("http-{i}"))
                 .spawn(move || {
                     while let Ok(request) = server.recv() {
-                        handle(request, port, &store);
+                        // A bug met by one request must not take the thread, and so the
+                        // server, down with it: the request's connection is dropped and
+                        // the thread goes on (the games' locks survive a panic too).
+                        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                            handle(request, port, &store)
+                        }));
+                        if answered.is_err() {
+                            eprintln!("error: a request failed inside the server (see above)");
+                        }
                     }
                 })
                 .map_err(|e| format!("cannot start a server thread: {e}"))
@@ -105,16 +114,33 @@ pub fn run(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
-/// Starts the system's browser on `url`, or says that it could not.
+/// Starts the system's browser on `url`, or says that it could not. `xdg-open` returns
+/// once it has handed the page on, or fails (no browser, no display): its exit status is
+/// awaited on a thread of its own so that the server starts at once either way.
 fn open_browser(url: &str) {
-    match std::process::Command::new("xdg-open")
+    let cannot = |why: String| eprintln!("Cannot start a browser ({why}): open {url} yourself.");
+    let child = std::process::Command::new("xdg-open")
         .arg(url)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        Ok(_) => crate::outln!("Opening {url} in the browser."),
-        Err(e) => eprintln!("Cannot start a browser (xdg-open: {e}): open {url} yourself."),
+        .spawn();
+    match child {
+        Ok(mut child) => {
+            crate::outln!("Asking xdg-open to show {url} in a browser.");
+            let url = url.to_string();
+            let _ = std::thread::Builder::new()
+                .name("open".to_string())
+                .spawn(move || match child.wait() {
+                    Ok(status) if status.success() => {}
+                    Ok(status) => eprintln!(
+                        "Cannot start a browser (xdg-open: {status}): open {url} yourself."
+                    ),
+                    Err(e) => {
+                        eprintln!("Cannot start a browser (xdg-open: {e}): open {url} yourself.")
+                    }
+                });
+        }
+        Err(e) => cannot(format!("xdg-open: {e}")),
     }
 }
 

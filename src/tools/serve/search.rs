@@ -238,8 +238,9 @@ pub fn analysis(
             }
         });
         let stopped = stream.is_gone() || !slot.is_current(generation);
+        let best = (analysis.best != Move::NONE).then(|| MoveView::new(&position, analysis.best));
         let done = serde_json::json!({
-            "best": MoveView::new(&position, analysis.best),
+            "best": best,
             "eval": EvalView::new(analysis.eval(), side),
             "depth": analysis.depth,
             "nodes": analysis.nodes,

@@ -364,6 +364,15 @@ function askPromotion(moves) {
   box.hidden = false;
 }
 
+// A click beside the promotion pieces takes the pawn back to where it was.
+function onPromotionClick(event) {
+  if (event.target === $("promotion")) {
+    $("promotion").hidden = true;
+    state.selected = null;
+    render();
+  }
+}
+
 // Drag and drop with pointer events (mouse, pen and touch alike).
 function onPointerDown(event) {
   const square = event.target.closest(".square");
@@ -863,6 +872,7 @@ function guarded(action) {
 function init() {
   fillStrengths();
   $("board").addEventListener("pointerdown", onPointerDown);
+  $("promotion").addEventListener("click", onPromotionClick);
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("keydown", onKey);
