@@ -188,7 +188,7 @@ fn illegal_moves_and_malformed_input_are_refused_with_a_message() {
         (r#"{"move":"e2e4e2e4e2e4"}"#, 400, "at most"),
         (r#"{"move":42}"#, 400, "not what it should be"),
         (r#"{"mv":"e4"}"#, 400, "not what it should be"),
-        (r#"{"move":"e4","at":5}"#, 400, "only 0"),
+        (r#"{"move":"e4","at":5}"#, 400, "past the end"),
         ("not json", 400, "not what it should be"),
     ] {
         let reply = post(server.addr, &path, body);
@@ -252,6 +252,9 @@ fn illegal_moves_and_malformed_input_are_refused_with_a_message() {
     assert_eq!(page.status, 200);
     assert!(page.body.contains("<html"));
     assert!(page.header("Content-Security-Policy").is_some());
+    // One request per connection (see `http::send`: tiny_http could keep a new connection
+    // waiting behind a browser's idle ones).
+    assert_eq!(page.header("Connection"), Some("close"));
     assert_eq!(common::http::get(server.addr, "/pieces/bN.svg").status, 200);
     for path in [
         "/../Cargo.toml",
@@ -372,6 +375,11 @@ fn analysis_stops_when_the_page_goes_away() {
     assert_eq!(ended["stopped"], true);
     assert_eq!(second.status, 200);
     second.next().expect("the second analysis runs");
+    // A game against Tarpon is not analysed while it goes on (Tarpon thinks in it).
+    let live = new_game(&server, r#"{"mode":"play"}"#);
+    let refused = Events::open(server.addr, &format!("/api/games/{}/analysis", live["id"]));
+    assert_eq!(refused.status, 409);
+    assert!(refused.refusal.unwrap().error().contains("going on"));
     // A finished position has nothing to analyse.
     let mate = new_game(
         &server,

@@ -36,10 +36,21 @@ fn screenshot_dir() -> PathBuf {
 /// asked to update the documentation's pictures.
 fn save_screenshot(browser: &Browser, name: &str) {
     // Every piece drawn first: the board's pictures are made anew at each redraw.
-    browser.wait_for(
-        "the pictures to load",
-        "return [...document.images].every(i => i.complete && i.naturalWidth > 0)",
-    );
+    let started = Instant::now();
+    loop {
+        let pending = browser.script(
+            "return [...document.images].filter(i => !(i.complete && i.naturalWidth > 0)) \
+             .map(i => `${i.src} complete=${i.complete} width=${i.naturalWidth} in=${i.parentElement.className}`)",
+        );
+        if pending.as_array().is_some_and(|p| p.is_empty()) {
+            break;
+        }
+        assert!(
+            started.elapsed() < webdriver::WAIT,
+            "pictures not drawn: {pending}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let png = browser.screenshot();
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
     std::fs::create_dir_all(screenshot_dir()).unwrap();

@@ -152,7 +152,9 @@ fn game_call(
             expect("POST")?;
             let request: MoveRequest = read_body(call.body)?;
             if request.mv.chars().count() > MAX_MOVE_CHARS {
-                return Err(ApiError::bad_request("A move is at most 10 characters"));
+                return Err(ApiError::bad_request(&format!(
+                    "A move is at most {MAX_MOVE_CHARS} characters"
+                )));
             }
             if request.at.is_some_and(|at| at > MAX_PLIES) {
                 return Err(ApiError::bad_request("'at' is past any game's end"));

@@ -102,6 +102,12 @@ impl Game {
         self.ending.is_some()
     }
 
+    /// Whether this is a game against Tarpon that is still being played: Tarpon does not
+    /// analyse it for the person until it ends.
+    pub fn is_live(&self) -> bool {
+        self.mode == Mode::Play && self.ending.is_none()
+    }
+
     /// Whether it is Tarpon's turn in a game against it.
     pub fn tarpon_to_move(&self) -> bool {
         self.mode == Mode::Play
@@ -152,6 +158,8 @@ impl Game {
                     "'at' is for analysis boards: a game against Tarpon goes on from its end",
                 ));
             }
+            // The move is checked before anything is dropped: a refused move changes nothing.
+            read_move(&*self.position_at(at)?, text)?;
             self.truncate(at)?;
         }
         self.judge_flag();
@@ -323,10 +331,18 @@ impl Game {
             if let Some(clock) = &self.clock {
                 game.set_tag("TimeControl", &clock.control.pgn_text());
             }
-        } else if game.tag("Date").is_none() {
-            game.set_tag("Event", "Analysis");
-            game.set_tag("Site", "Tarpon in the browser");
-            game.set_tag("Date", &today());
+        } else {
+            // An analysed game keeps the tags it was read with; a new one gets the roster.
+            let date = today();
+            for (name, value) in [
+                ("Event", "Analysis"),
+                ("Site", "Tarpon in the browser"),
+                ("Date", date.as_str()),
+            ] {
+                if game.tag(name).is_none() {
+                    game.set_tag(name, value);
+                }
+            }
         }
         game.moves = self
             .position
@@ -595,6 +611,11 @@ mod tests {
             game.human_move(m, None).unwrap();
         }
         game.human_move("d4", Some(1)).unwrap_err();
+        assert_eq!(
+            game.position().plies_played(),
+            3,
+            "a refused move dropped moves"
+        );
         game.human_move("c5", Some(1)).unwrap();
         let view = game.view(false);
         let sans: Vec<_> = view.moves.iter().map(|m| m.san.as_str()).collect();

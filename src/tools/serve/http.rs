@@ -2,9 +2,9 @@
 //! other sites' pages), how much they may send, the embedded page, and the responses.
 
 use super::api::ApiError;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::net::{Ipv4Addr, Ipv6Addr};
-use tiny_http::{Header, Request, Response};
+use tiny_http::{Method, Request};
 
 /// The largest request body: a long game's PGN is a few kilobytes.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -93,67 +93,98 @@ pub fn reason_phrase(status: u16) -> &'static str {
     }
 }
 
-fn header_line(name: &str, value: &str) -> Header {
-    // Only the server's own constant names and values, or a file name of digits and
-    // letters, come here: they are valid header text.
-    Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .unwrap_or_else(|()| Header::from_bytes(&b"X-Invalid"[..], &b"1"[..]).expect("header"))
+/// A whole response, written by `send`.
+pub struct Reply {
+    status: u16,
+    content_type: &'static str,
+    extra: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+    /// The page's own files may be kept by the browser; answers of the API may not.
+    cacheable: bool,
 }
 
-/// Headers every response carries: the page may use only its own scripts and styles, and
-/// nothing is sniffed, framed or cached.
-fn with_common_headers<R: Read>(mut response: Response<R>, cache: bool) -> Response<R> {
-    let csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
-               connect-src 'self'; frame-ancestors 'none'";
-    response.add_header(header_line("Content-Security-Policy", csp));
-    response.add_header(header_line("X-Content-Type-Options", "nosniff"));
-    response.add_header(header_line("Referrer-Policy", "no-referrer"));
-    if !cache {
-        response.add_header(header_line("Cache-Control", "no-store"));
+/// Headers every response carries: the page may use only its own scripts, styles and
+/// pictures, and nothing is sniffed or framed.
+const SECURITY_HEADERS: &str = "Content-Security-Policy: default-src 'self'; img-src 'self' data:; \
+style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'\r\n\
+X-Content-Type-Options: nosniff\r\n\
+Referrer-Policy: no-referrer\r\n";
+
+/// Writes a response and closes the connection.
+///
+/// Every response is written here, with `Connection: close`, rather than by tiny_http's
+/// `respond`, which keeps connections open and cannot be told otherwise. tiny_http 0.12
+/// gives each open connection a thread of a pool that grows only when it sees no idle
+/// thread, and a browser keeps several idle connections open: a new connection could then
+/// wait until one of them closed (seen as pieces of the board that never loaded). One
+/// connection per request costs nothing on one's own computer.
+pub fn send(request: Request, reply: Reply) {
+    let head_only = request.method() == &Method::Head;
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n{SECURITY_HEADERS}",
+        reply.status,
+        reason_phrase(reply.status),
+        reply.content_type,
+        reply.body.len()
+    );
+    if !reply.cacheable {
+        head.push_str("Cache-Control: no-store\r\n");
     }
-    response
+    for (name, value) in &reply.extra {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    let mut writer = request.into_writer();
+    // A failed write means the client has gone: there is no one to tell.
+    let _ = writer
+        .write_all(head.as_bytes())
+        .and_then(|()| {
+            if head_only {
+                Ok(())
+            } else {
+                writer.write_all(&reply.body)
+            }
+        })
+        .and_then(|()| writer.flush());
 }
 
-pub fn json(status: u16, body: String) -> Response<std::io::Cursor<Vec<u8>>> {
-    // Always with a length, never chunked: simple clients read the body to its end.
-    let response = Response::from_string(body)
-        .with_chunked_threshold(usize::MAX)
-        .with_status_code(status)
-        .with_header(header_line(
-            "Content-Type",
-            "application/json; charset=utf-8",
-        ));
-    with_common_headers(response, false)
+pub fn json(status: u16, body: String) -> Reply {
+    Reply {
+        status,
+        content_type: "application/json; charset=utf-8",
+        extra: Vec::new(),
+        body: body.into_bytes(),
+        cacheable: false,
+    }
 }
 
-pub fn error(error: &ApiError) -> Response<std::io::Cursor<Vec<u8>>> {
+pub fn error(error: &ApiError) -> Reply {
     json(error.status, error.json())
 }
 
-/// A PGN file that the browser saves rather than shows.
-pub fn pgn(name: &str, text: String) -> Response<std::io::Cursor<Vec<u8>>> {
-    let response = Response::from_string(text)
-        .with_chunked_threshold(usize::MAX)
-        .with_header(header_line(
-            "Content-Type",
-            "application/x-chess-pgn; charset=utf-8",
-        ))
-        .with_header(header_line(
+/// A PGN file that the browser saves rather than shows. `name` is the server's own
+/// (letters, digits, dashes).
+pub fn pgn(name: &str, text: String) -> Reply {
+    Reply {
+        status: 200,
+        content_type: "application/x-chess-pgn; charset=utf-8",
+        extra: vec![(
             "Content-Disposition",
-            &format!("attachment; filename=\"{name}\""),
-        ));
-    with_common_headers(response, false)
+            format!("attachment; filename=\"{name}\""),
+        )],
+        body: text.into_bytes(),
+        cacheable: false,
+    }
 }
 
-pub fn asset(content_type: &str, bytes: &'static [u8]) -> Response<&'static [u8]> {
-    let response = Response::new(
-        200.into(),
-        vec![header_line("Content-Type", content_type)],
-        bytes,
-        Some(bytes.len()),
-        None,
-    );
-    with_common_headers(response, true)
+pub fn asset(content_type: &'static str, bytes: &'static [u8]) -> Reply {
+    Reply {
+        status: 200,
+        content_type,
+        extra: Vec::new(),
+        body: bytes.to_vec(),
+        cacheable: true,
+    }
 }
 
 #[cfg(test)]

@@ -147,34 +147,40 @@ fn open_browser(url: &str) {
 /// Answers one request.
 fn handle(mut request: Request, port: u16, store: &Arc<Store>) {
     let answer = http::check_origin(&request, port).and_then(|()| route(&mut request, store));
-    // Failing to answer means the client has gone: there is no one to tell.
-    let _ = match answer {
-        Ok(Answer::Json(status, body)) => request.respond(http::json(status, body)),
-        Ok(Answer::Pgn(name, text)) => request.respond(http::pgn(&name, text)),
-        Ok(Answer::Asset(content_type, bytes)) => request.respond(http::asset(content_type, bytes)),
+    match answer {
+        Ok(Answer::Json(status, body)) => http::send(request, http::json(status, body)),
+        Ok(Answer::Pgn(name, text)) => http::send(request, http::pgn(&name, text)),
+        Ok(Answer::Asset(content_type, bytes)) => {
+            http::send(request, http::asset(content_type, bytes))
+        }
         Ok(Answer::Later(work)) => {
             let spawned = std::thread::Builder::new()
                 .name("reply".to_string())
                 .stack_size(LONG_REQUEST_STACK)
                 .spawn(move || {
-                    let _ = match work() {
-                        Ok(Answer::Json(status, body)) => request.respond(http::json(status, body)),
-                        Ok(_) => request.respond(http::error(&internal())),
-                        Err(e) => request.respond(http::error(&e)),
+                    let reply = match work() {
+                        Ok(Answer::Json(status, body)) => http::json(status, body),
+                        Ok(_) => http::error(&internal()),
+                        Err(e) => http::error(&e),
                     };
+                    http::send(request, reply);
                 });
-            spawned.map(|_| ()).map_err(std::io::Error::other)
+            if let Err(e) = spawned {
+                eprintln!("error: cannot start a thread for Tarpon's move: {e}");
+            }
         }
         Ok(Answer::Events(stream)) => {
             let connection = request.into_writer();
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name("stream".to_string())
                 .stack_size(LONG_REQUEST_STACK)
-                .spawn(move || stream(connection))
-                .map(|_| ())
+                .spawn(move || stream(connection));
+            if let Err(e) = spawned {
+                eprintln!("error: cannot start a thread for an event stream: {e}");
+            }
         }
-        Err(e) => request.respond(http::error(&e)),
-    };
+        Err(e) => http::send(request, http::error(&e)),
+    }
 }
 
 /// The stack of a thread that runs a search's driver (the search itself has its own).

@@ -12,6 +12,7 @@ use super::events::EventStream;
 use super::game::{EvalView, GameView, MAX_PLIES, MoveView};
 use super::store::{Slot, Store};
 use crate::chess::{Color, Move, Position};
+use crate::search::skill::Skill;
 use crate::search::timeman::Limits;
 use crate::tools::analyse::{self, Mark, final_score, move_loss};
 use crate::tools::engine::{Eval, Iteration, Settings, expected_score, san_line};
@@ -33,6 +34,9 @@ const REVIEW_DEFAULT_MS: u64 = 300;
 const REVIEW_MIN_MS: u64 = 20;
 const REVIEW_MAX_MS: u64 = 5000;
 const REVIEW_BUDGET_MS: u64 = 120_000;
+
+/// Losses are sent to a thousandth of a point: finer is noise.
+const LOSS_ROUNDING: f64 = 1000.0;
 
 /// The longest Tarpon may think about one move, whatever its clock says (a long time
 /// control may plan for more).
@@ -156,7 +160,7 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
             (game.position().clone(), game.version, limits, game.strength)
         };
         let engine = &mut turn.engine;
-        engine.options.skill = strength;
+        set_strength(engine, strength);
         engine.options.multi_pv = 1;
         let analysis = engine.search_lines(&position, limits, &slot.control, |_| {});
         drop(turn);
@@ -167,6 +171,28 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
         game.tarpon_move(analysis.best, version)?;
         Ok(Answer::Json(200, to_json(&game.view(false))))
     })))
+}
+
+/// A game against Tarpon is not analysed while it goes on: the analysis would stop
+/// Tarpon's own thinking in it (one search per game). A copy can be (an analysis board
+/// from its PGN, as the page's "Analyse this game" makes).
+fn refuse_live(game: &super::game::Game) -> Result<(), ApiError> {
+    if game.is_live() {
+        return Err(ApiError::conflict(
+            "The game against Tarpon is still going on: analyse a copy (a new analysis board from its PGN), or wait for its end",
+        ));
+    }
+    Ok(())
+}
+
+/// Sets the strength of the engine's next search. The table is emptied when the way of
+/// evaluating changes (a strength limit evaluates by hand-crafted terms, full strength with
+/// the network), since its entries keep each position's static evaluation.
+fn set_strength(engine: &mut crate::tools::engine::Engine, skill: Option<Skill>) {
+    if engine.options.skill.is_some() != skill.is_some() {
+        engine.clear();
+    }
+    engine.options.skill = skill;
 }
 
 /// One line of an analysis as the page shows it.
@@ -190,6 +216,7 @@ pub fn analysis(
 ) -> Result<Answer, ApiError> {
     let position = {
         let game = slot.game();
+        refuse_live(&game)?;
         let ply = params.ply.unwrap_or(game.position().plies_played());
         game.position_at(ply)?
     };
@@ -207,7 +234,7 @@ pub fn analysis(
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
         let engine = &mut turn.engine;
-        engine.options.skill = None;
+        set_strength(engine, None);
         engine.options.multi_pv = params.lines;
         let limits = Limits {
             move_time: Some(params.seconds * 1000),
@@ -302,6 +329,7 @@ struct JudgedMove {
 pub fn review(slot: Arc<Slot>, store: &Store, params: ReviewParams) -> Result<Answer, ApiError> {
     let (positions, view) = {
         let game = slot.game();
+        refuse_live(&game)?;
         (game.positions(), game.view(false))
     };
     if positions.len() < 2 {
@@ -320,7 +348,7 @@ pub fn review(slot: Arc<Slot>, store: &Store, params: ReviewParams) -> Result<An
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
         let engine = &mut turn.engine;
-        engine.options.skill = None;
+        set_strength(engine, None);
         engine.options.multi_pv = 1;
         let last = positions.len() - 1;
         let mut scores = Vec::with_capacity(positions.len());
@@ -390,7 +418,7 @@ fn judge_moves(
                 ply: i + 1,
                 san: played.san.clone(),
                 color: super::game::color_name(before.side_to_move()),
-                loss: (loss * 1000.0).round() / 1000.0,
+                loss: (loss * LOSS_ROUNDING).round() / LOSS_ROUNDING,
                 mark: Mark::of_loss(loss).map(Mark::symbol),
                 best: (!played_best).then(|| crate::chess::notation::to_san(before, best[i])),
             }
