@@ -4,6 +4,9 @@
 #
 #   - Debian's `polyglot` (tests/book_polyglot.rs builds an opening book with it), with
 #     apt-get, through sudo when not root;
+#   - Debian's `chromium` and `chromium-driver` (tests/serve_browser.rs drives the page of
+#     `tarpon serve` in a headless Chromium over WebDriver, from Rust: no Python package),
+#     with apt-get when /usr/bin/chromium or /usr/bin/chromedriver is missing;
 #   - python3 with python-chess (the reference in tests/book_polyglot.rs and the GUI in
 #     tests/ponder.rs): the python3 on the PATH if it has python-chess, otherwise a virtual
 #     environment in target/test-python with python-chess from PyPI (pip), otherwise
@@ -73,6 +76,9 @@ find_python() {
 
 has_polyglot || apt_install polyglot
 has_polyglot || fail "apt-get installed polyglot, but it is neither on the PATH nor in /usr/games"
+has_chromium() { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }
+has_chromium || apt_install chromium chromium-driver
+has_chromium || fail "apt-get installed chromium, but /usr/bin/chromium or /usr/bin/chromedriver is missing"
 python=$(find_python)
 
 if [ "${1:-}" = --setup ]; then

@@ -309,6 +309,25 @@ tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
         #[arg(long)]
         no_color: bool,
     },
+    /// Play and analyse in the browser: a local web server with a board, backed by Tarpon
+    #[command(
+        after_help = "Prints the address to open, e.g. http://127.0.0.1:8080/; Ctrl-C stops it.\n\
+The page plays against Tarpon (clocks or time per move, strength levels), analyses positions\n\
+and games, and saves games as PGN. Its JSON API is documented in docs/serve.md.\n\n\
+Examples:\n  tarpon serve\n  tarpon serve --port 9000 --open\n  tarpon serve --port 0            (any free port)\n  \
+tarpon serve --host 0.0.0.0     (reachable from the network: be careful)"
+    )]
+    Serve {
+        /// The port to listen on (0: any free port, printed at start)
+        #[arg(long, value_name = "N", default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on; anything but a loopback address lets others reach it
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Open the page in the system's browser
+        #[arg(long)]
+        open: bool,
+    },
     /// Evaluate a position with its best line, or annotate every move of the games in a PGN file
     #[command(
         visible_alias = "analyze",
@@ -661,6 +680,13 @@ fn main() -> ExitCode {
                 style: tarpon::tools::diagram::Style::detect(ascii, no_color),
             };
             exit_status(play::run_terminal(&options))
+        }
+        Some(Command::Serve { port, host, open }) => {
+            exit_status(tarpon::tools::serve::run(&tarpon::tools::serve::Options {
+                host,
+                port,
+                open,
+            }))
         }
         Some(Command::Analyse {
             fen,

@@ -123,6 +123,66 @@ fn outcome_words(outcome: Outcome) -> String {
     }
 }
 
+/// How bad a move was, by the expected score it gave away (see the module comment).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Mark {
+    /// The mark of a move that gave away `loss` of a point; `None` below the thresholds.
+    pub fn of_loss(loss: f64) -> Option<Mark> {
+        if loss >= BLUNDER {
+            Some(Mark::Blunder)
+        } else if loss >= MISTAKE {
+            Some(Mark::Mistake)
+        } else if loss >= INACCURACY {
+            Some(Mark::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// The PGN annotation glyph ($4, $2, $6).
+    pub fn nag(self) -> u8 {
+        match self {
+            Mark::Blunder => 4,
+            Mark::Mistake => 2,
+            Mark::Inaccuracy => 6,
+        }
+    }
+
+    /// As written after a move: `??`, `?`, `?!`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Blunder => "??",
+            Mark::Mistake => "?",
+            Mark::Inaccuracy => "?!",
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Mark::Blunder => "Blunder",
+            Mark::Mistake => "Mistake",
+            Mark::Inaccuracy => "Inaccuracy",
+        }
+    }
+}
+
+/// The share of a point a move gave away: `best` is the score of the position before it
+/// (its side to move's view, the best move's value), `after` the score of the position
+/// after it (the opponent's view). Nothing when the move played was the best.
+pub fn move_loss(best: i32, after: i32, played_best: bool) -> f64 {
+    if played_best {
+        0.0
+    } else {
+        (expected_score(best) - expected_score(-after)).max(0.0)
+    }
+}
+
 /// The marks of one side in a game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SideSummary {
@@ -212,7 +272,7 @@ fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
 
 /// The score of a position at the end of the game that the rules have decided (mate,
 /// stalemate, a draw), side to move's view; `None` if play could go on.
-fn final_score(position: &Position) -> Option<i32> {
+pub fn final_score(position: &Position) -> Option<i32> {
     match position.outcome()? {
         Outcome::Checkmate { .. } => Some(-score::MATE),
         _ => Some(score::DRAW),
@@ -258,12 +318,7 @@ pub fn annotate_game(
             continue;
         };
         let best_score = scores[i];
-        let played_score = -scores[i + 1];
-        let loss = if record.mv == analysis.best {
-            0.0
-        } else {
-            (expected_score(best_score) - expected_score(played_score)).max(0.0)
-        };
+        let loss = move_loss(best_score, scores[i + 1], record.mv == analysis.best);
         let summary = &mut summaries[mover.index()];
         summary.moves += 1;
         summary.total_loss += loss;
@@ -278,23 +333,21 @@ pub fn annotate_game(
             let eval = Eval::from_score(scores[i + 1]).for_white(after.side_to_move());
             words.push(format!("[%eval {}]", eval.pgn_text()));
         }
-        let mark = if loss >= BLUNDER {
-            summary.blunders += 1;
-            Some((4, "Blunder"))
-        } else if loss >= MISTAKE {
-            summary.mistakes += 1;
-            Some((2, "Mistake"))
-        } else if loss >= INACCURACY {
-            summary.inaccuracies += 1;
-            Some((6, "Inaccuracy"))
-        } else {
-            None
-        };
-        if let Some((nag, word)) = mark {
+        let mark = Mark::of_loss(loss);
+        match mark {
+            Some(Mark::Blunder) => summary.blunders += 1,
+            Some(Mark::Mistake) => summary.mistakes += 1,
+            Some(Mark::Inaccuracy) => summary.inaccuracies += 1,
+            None => {}
+        }
+        if let Some(mark) = mark {
             // The mark replaces whatever move judgement ($1 to $6) the game had.
             record.nags.retain(|n| !(1..=6).contains(n));
-            record.nags.push(nag);
-            words.push(format!("{word} (gives away {loss:.2} of a point)."));
+            record.nags.push(mark.nag());
+            words.push(format!(
+                "{} (gives away {loss:.2} of a point).",
+                mark.word()
+            ));
             let line: Vec<Move> = analysis.pv.iter().copied().take(VARIATION_PLIES).collect();
             record.variations.push(line);
         }

@@ -157,6 +157,8 @@ pub fn expected_score(score: i32) -> f64 {
 /// One completed iteration of a search, as it is reported while the search goes on.
 #[derive(Clone, Debug)]
 pub struct Iteration {
+    /// Which line of a MultiPV search this is: 1 for the best, 2 for the next...
+    pub line: usize,
     pub depth: i32,
     /// From the side to move's point of view.
     pub eval: Eval,
@@ -235,9 +237,27 @@ impl Engine {
     pub fn search(
         &mut self,
         pos: &Position,
-        mut limits: Limits,
+        limits: Limits,
         mut each: impl FnMut(&Iteration),
     ) -> Analysis {
+        let control = SearchControl::default();
+        self.search_lines(pos, limits, &control, |it| {
+            if it.line == 1 {
+                each(it)
+            }
+        })
+    }
+
+    /// Like `search`, but `control` can stop the search from another thread, and `each`
+    /// sees every line of a MultiPV search (`options.multi_pv`), not only the best.
+    pub fn search_lines(
+        &mut self,
+        pos: &Position,
+        mut limits: Limits,
+        control: &SearchControl,
+        mut each: impl FnMut(&Iteration),
+    ) -> Analysis {
+        control.begin(false);
         limits.received = Some(Instant::now());
         let start = Instant::now();
         // The search reports iterations only as UCI `info` lines (that is its interface to
@@ -251,14 +271,13 @@ impl Engine {
                 let _ = sender.send(iteration);
             }
         }));
-        let control = SearchControl::default();
         let (tt, histories) = (&self.tt, &mut *self.histories);
         let (result, last) = std::thread::scope(|scope| {
             let handle = std::thread::Builder::new()
                 .name("search".to_string())
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, || {
-                    think(pos, limits, &[], options, tt, histories, &control)
+                    think(pos, limits, &[], options, tt, histories, control)
                 })
                 .expect("cannot start a search thread");
             // Iterations are passed on as they come until the search thread has finished;
@@ -267,7 +286,9 @@ impl Engine {
             let mut last = None;
             let mut take = |iteration: Iteration| {
                 each(&iteration);
-                last = Some(iteration);
+                if iteration.line == 1 {
+                    last = Some(iteration);
+                }
             };
             while !handle.is_finished() {
                 match receiver.recv_timeout(Duration::from_millis(2)) {
@@ -303,10 +324,9 @@ impl Engine {
     }
 }
 
-/// Reads a complete iteration from an `info` line of the first (best) line of play:
-/// lines with a bound (an aspiration window failed, the score is not exact) or for other
-/// MultiPV lines are not iterations. The PV's moves are read on `board` as far as they are
-/// legal.
+/// Reads a complete iteration of one line of play from an `info` line: lines with a bound
+/// (an aspiration window failed, the score is not exact) are not iterations. The PV's moves
+/// are read on `board` as far as they are legal.
 fn read_info_line(board: &Board, line: &str) -> Option<Iteration> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.first() != Some(&"info")
@@ -317,9 +337,6 @@ fn read_info_line(board: &Board, line: &str) -> Option<Iteration> {
     }
     let after = |key: &str| words.iter().position(|w| *w == key).map(|i| i + 1);
     let number = |key: &str| after(key).and_then(|i| words.get(i)?.parse::<u64>().ok());
-    if number("multipv").is_some_and(|n| n != 1) {
-        return None;
-    }
     let score_at = after("score")?;
     let eval = Eval::from_uci(&words.get(score_at..score_at + 2)?.join(" "))?;
     let mut pv = Vec::new();
@@ -330,6 +347,7 @@ fn read_info_line(board: &Board, line: &str) -> Option<Iteration> {
         b.play(m);
     }
     Some(Iteration {
+        line: number("multipv").unwrap_or(1) as usize,
         depth: number("depth")? as i32,
         eval,
         nodes: number("nodes").unwrap_or(0),

@@ -28,7 +28,7 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// The PGN `TimeControl` tag: seconds, `+` increment seconds.
-    fn pgn_text(&self) -> String {
+    pub(crate) fn pgn_text(&self) -> String {
         let base = self.base.as_secs_f64();
         let inc = self.increment.as_secs_f64();
         format!("{base}+{inc}")
@@ -106,16 +106,7 @@ impl Opponent {
         position: &Position,
         clock: Option<(Duration, Duration)>,
     ) -> Analysis {
-        let limits = match clock {
-            Some((time, increment)) => Limits {
-                time: Some(time.as_millis() as u64),
-                increment: increment.as_millis() as u64,
-                depth: self.settings.depth,
-                nodes: self.settings.nodes,
-                ..Limits::default()
-            },
-            None => self.settings.limits(),
-        };
+        let limits = move_limits(&self.settings, clock);
         self.engine.options.skill = self.strength;
         self.engine.search(position, limits, |_| {})
     }
@@ -129,19 +120,35 @@ impl Opponent {
     }
 }
 
+/// The limits of Tarpon's search for a move: its clock (remaining time and increment) if
+/// the game has one, with a depth or node limit of `settings` still applying (a weaker
+/// opponent); otherwise the limits of `settings`.
+pub(crate) fn move_limits(settings: &Settings, clock: Option<(Duration, Duration)>) -> Limits {
+    match clock {
+        Some((time, increment)) => Limits {
+            time: Some(time.as_millis() as u64),
+            increment: increment.as_millis() as u64,
+            depth: settings.depth,
+            nodes: settings.nodes,
+            ..Limits::default()
+        },
+        None => settings.limits(),
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Ending {
+pub(crate) struct Ending {
     /// `1-0`, `0-1` or `1/2-1/2`.
-    result: &'static str,
+    pub(crate) result: &'static str,
     /// In words, for the announcement and the PGN.
-    reason: String,
+    pub(crate) reason: String,
     /// The PGN `Termination` tag.
-    termination: &'static str,
+    pub(crate) termination: &'static str,
 }
 
 impl Ending {
-    fn win(winner: Color, reason: String, termination: &'static str) -> Ending {
+    pub(crate) fn win(winner: Color, reason: String, termination: &'static str) -> Ending {
         Ending {
             result: if winner == Color::White { "1-0" } else { "0-1" },
             reason,
@@ -157,7 +164,7 @@ impl Ending {
         }
     }
 
-    fn from_outcome(outcome: Outcome) -> Ending {
+    pub(crate) fn from_outcome(outcome: Outcome) -> Ending {
         match outcome {
             Outcome::Checkmate { winner } => Ending::win(
                 winner,
@@ -179,7 +186,7 @@ impl Ending {
     }
 
     /// `loser`'s flag fell: a loss, unless the opponent could never checkmate.
-    fn time_forfeit(loser: Color, position: &Position) -> Ending {
+    pub(crate) fn time_forfeit(loser: Color, position: &Position) -> Ending {
         let winner = loser.flip();
         if position.has_insufficient_material(winner) {
             Ending::draw(
@@ -200,7 +207,7 @@ impl Ending {
     }
 }
 
-fn name(color: Color) -> &'static str {
+pub(crate) fn name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
@@ -208,14 +215,14 @@ fn name(color: Color) -> &'static str {
 }
 
 /// Both sides' remaining time.
-struct Clock {
-    control: TimeControl,
-    remaining: [Duration; 2],
+pub(crate) struct Clock {
+    pub(crate) control: TimeControl,
+    pub(crate) remaining: [Duration; 2],
 }
 
 impl Clock {
     /// Charges `used` to `side`; false if that was more than it had (its flag fell).
-    fn charge(&mut self, side: Color, used: Duration) -> bool {
+    pub(crate) fn charge(&mut self, side: Color, used: Duration) -> bool {
         let left = &mut self.remaining[side.index()];
         match left.checked_sub(used) {
             Some(rest) if !rest.is_zero() => {
@@ -661,7 +668,7 @@ impl Session<'_> {
 }
 
 /// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
-fn today() -> String {
+pub(crate) fn today() -> String {
     let days = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400);

@@ -10,7 +10,9 @@
 #![allow(dead_code)]
 
 pub mod engine;
+pub mod http;
 pub mod pgn_check;
+pub mod webdriver;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,0 +1,914 @@
+// Tarpon in the browser: the board, the game against Tarpon and the analysis, all through
+// the server's JSON API (docs/serve.md). The server knows the rules: the page draws what
+// it is told (legal moves, check, the end of the game) and sends what the person does.
+"use strict";
+
+// How often the running clock is redrawn, and below what it shows tenths.
+const CLOCK_TICK_MS = 100;
+const CLOCK_TENTHS_BELOW_MS = 20000;
+// A new analysis waits this long after the last change of position (walking through moves
+// quickly starts one search, not one per step).
+const ANALYSIS_DELAY_MS = 150;
+// The curve that turns centipawns into an expected score, as the server's reviews use.
+const EXPECTED_SCORE_K = 0.00368208;
+const FILES = "abcdefgh";
+const PIECE_NAMES = { k: "K", q: "Q", r: "R", b: "B", n: "N", p: "P" };
+const PROMOTION_PIECES = ["q", "r", "b", "n"];
+const STRENGTH_ELOS = [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2400, 2600];
+const SKILL_LEVELS = 20;
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  mode: "play",
+  games: { play: null, analysis: null },
+  view: 0, // the ply shown
+  flipped: false,
+  selected: null, // a square name
+  legalCache: new Map(), // FEN -> legal moves, for earlier positions
+  busy: false, // a move or Tarpon's reply is on its way
+  clockAt: 0, // performance.now() when the game's clocks were read
+  flagAsked: false,
+  analysis: null, // the running analysis: { controller, ply }
+  analysisWanted: false, // the Analyse button is on
+  analysisTimer: null,
+  review: null, // { points, moves } of the analysis game
+  reviewController: null,
+  drag: null,
+};
+
+function game() {
+  return state.games[state.mode];
+}
+
+// --- Talking to the server ----------------------------------------------------------------
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch("/api/" + path, options);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new Error(data.error || `The server answered ${response.status}`);
+  }
+  return data;
+}
+
+// Reads a stream of server-sent events from a fetch response, calling onEvent(name, data).
+async function readEvents(response, onEvent) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = "message";
+      let data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) name = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      if (data) onEvent(name, JSON.parse(data));
+    }
+  }
+}
+
+// Opens an event stream; a refusal (4xx) becomes an error with the server's message.
+async function openStream(path, signal) {
+  const response = await fetch("/api/" + path, { signal });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    throw new Error(data.error || `The server answered ${response.status}`);
+  }
+  return response;
+}
+
+function showMessage(text, kind) {
+  const box = $("message");
+  box.textContent = text;
+  box.className = "message" + (kind === "info" ? " info" : "");
+  box.hidden = !text;
+}
+
+// --- Games -----------------------------------------------------------------------------------
+
+function setGame(mode, data, keepView) {
+  const old = state.games[mode];
+  state.games[mode] = data;
+  if (mode === "analysis" && (!old || old.id !== data.id)) state.review = null;
+  if (mode === "analysis" && old && old.id === data.id && old.pgn !== data.pgn) {
+    state.review = null;
+  }
+  if (mode === state.mode) {
+    if (!keepView || state.view > data.ply) state.view = data.ply;
+    state.clockAt = performance.now();
+    state.flagAsked = false;
+    state.selected = null;
+    render();
+  }
+}
+
+async function newPlayGame() {
+  const body = { mode: "play", color: $("color").value };
+  const [kind, value] = $("time").value.split(":");
+  if (kind === "move") {
+    body.movetime_ms = Number(value);
+  } else {
+    const [minutes, increment] = value.split("+").map(Number);
+    body.clock = { minutes, increment };
+  }
+  const [strengthKind, strength] = $("strength").value.split(":");
+  if (strengthKind === "elo") body.elo = Number(strength);
+  if (strengthKind === "level") body.level = Number(strength);
+  const previous = state.games.play;
+  const data = await api("POST", "games", body);
+  if (previous) api("DELETE", `games/${previous.id}`).catch(() => {});
+  state.flipped = data.human === "black";
+  setGame("play", data);
+  showMessage("");
+  await tarponMovesIfItsTurn();
+}
+
+async function newAnalysisGame(body) {
+  stopAnalysis();
+  const previous = state.games.analysis;
+  const data = await api("POST", "games", Object.assign({ mode: "analysis" }, body));
+  if (previous) api("DELETE", `games/${previous.id}`).catch(() => {});
+  setGame("analysis", data);
+  showMessage("");
+  restartAnalysis();
+}
+
+function tarponToMove(g) {
+  return g && g.mode === "play" && g.status === "playing" && g.turn !== g.human;
+}
+
+async function tarponMovesIfItsTurn() {
+  const g = state.games.play;
+  if (!tarponToMove(g)) return;
+  state.busy = true;
+  render();
+  try {
+    const data = await api("POST", `games/${g.id}/reply`);
+    state.busy = false;
+    setGame("play", data);
+  } catch (error) {
+    state.busy = false;
+    showMessage(error.message);
+    await refresh();
+  }
+}
+
+async function refresh() {
+  const g = game();
+  if (!g) return;
+  try {
+    setGame(state.mode, await api("GET", `games/${g.id}`), true);
+  } catch (error) {
+    showMessage(error.message);
+  }
+}
+
+// Sends the person's move (UCI); the server judges it, and a refusal is shown as it says.
+async function sendMove(uci) {
+  const g = game();
+  const body = { move: uci };
+  if (g.mode === "analysis") body.at = state.view;
+  state.busy = true;
+  state.selected = null;
+  try {
+    const data = await api("POST", `games/${g.id}/move`, body);
+    state.busy = false;
+    showMessage("");
+    setGame(state.mode, data);
+    if (state.mode === "play") await tarponMovesIfItsTurn();
+    else restartAnalysis();
+  } catch (error) {
+    state.busy = false;
+    showMessage(error.message);
+    render();
+  }
+}
+
+// --- The board ---------------------------------------------------------------------------------
+
+// The pieces of a FEN's first field, by square name.
+function piecesOf(fen) {
+  const pieces = {};
+  const rows = fen.split(" ")[0].split("/");
+  rows.forEach((row, i) => {
+    const rank = 8 - i;
+    let file = 0;
+    for (const c of row) {
+      if (c >= "1" && c <= "8") {
+        file += Number(c);
+      } else {
+        const color = c === c.toUpperCase() ? "w" : "b";
+        pieces[FILES[file] + rank] = color + PIECE_NAMES[c.toLowerCase()];
+        file += 1;
+      }
+    }
+  });
+  return pieces;
+}
+
+function shownFen() {
+  const g = game();
+  return g.fens[state.view];
+}
+
+function turnOf(fen) {
+  return fen.split(" ")[1] === "w" ? "white" : "black";
+}
+
+// The legal moves of the position shown: the game's own at its end, otherwise asked for.
+function shownLegal() {
+  const g = game();
+  if (!g) return [];
+  if (state.view === g.ply) return g.status === "playing" || g.mode === "analysis" ? g.legal : [];
+  const fen = shownFen();
+  const cached = state.legalCache.get(fen);
+  if (cached) return cached;
+  state.legalCache.set(fen, []);
+  api("POST", "position", { fen })
+    .then((data) => {
+      state.legalCache.set(fen, data.legal);
+      render();
+    })
+    .catch((error) => showMessage(error.message));
+  return [];
+}
+
+// Whether the person may move on the board now.
+function canMove() {
+  const g = game();
+  if (!g || state.busy) return false;
+  if (g.mode === "analysis") return true;
+  return g.status === "playing" && state.view === g.ply && g.turn === g.human;
+}
+
+function squareAt(row, col) {
+  const file = state.flipped ? 7 - col : col;
+  const rank = state.flipped ? row + 1 : 8 - row;
+  return FILES[file] + rank;
+}
+
+function renderBoard() {
+  const g = game();
+  const board = $("board");
+  board.textContent = "";
+  if (!g) return;
+  const fen = shownFen();
+  const pieces = piecesOf(fen);
+  const legal = canMove() ? shownLegal() : [];
+  const mover = turnOf(fen) === "white" ? "w" : "b";
+  const targets = new Set(
+    legal.filter((m) => m.from === state.selected).map((m) => m.to),
+  );
+  const movable = new Set(legal.map((m) => m.from));
+  const last = state.view > 0 ? g.moves[state.view - 1] : null;
+  const inCheck = g.checks[state.view];
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const name = squareAt(row, col);
+      const square = document.createElement("div");
+      const fileIndex = FILES.indexOf(name[0]);
+      const light = (fileIndex + Number(name[1])) % 2 === 1;
+      square.className = "square " + (light ? "light" : "dark");
+      square.dataset.square = name;
+      if (last && (last.from === name || last.to === name)) square.classList.add("last");
+      if (state.selected === name) square.classList.add("selected");
+      if (inCheck === name) square.classList.add("check");
+      if (targets.has(name)) square.classList.add("target");
+      const piece = pieces[name];
+      if (piece) {
+        square.classList.add("occupied");
+        square.dataset.piece = piece;
+        if (piece[0] === mover && movable.has(name)) square.classList.add("movable");
+        const img = document.createElement("img");
+        img.src = `/pieces/${piece}.svg`;
+        img.alt = piece;
+        img.draggable = false;
+        square.appendChild(img);
+      }
+      if (row === 7) addCoord(square, "file", name[0]);
+      if (col === 0) addCoord(square, "rank", name[1]);
+      board.appendChild(square);
+    }
+  }
+}
+
+function addCoord(square, kind, text) {
+  const span = document.createElement("span");
+  span.className = "coord " + kind;
+  span.textContent = text;
+  square.appendChild(span);
+}
+
+function squareFromPoint(x, y) {
+  const element = document.elementFromPoint(x, y);
+  const square = element && element.closest(".square");
+  return square ? square.dataset.square : null;
+}
+
+// A click (or a drop) on `name`: select a piece, or move the selected one there.
+function chooseSquare(name) {
+  if (!canMove()) return;
+  const legal = shownLegal();
+  const from = state.selected;
+  if (from && from !== name) {
+    const moves = legal.filter((m) => m.from === from && m.to === name);
+    if (moves.length > 1 || (moves.length === 1 && moves[0].promotion)) {
+      return askPromotion(moves);
+    }
+    if (moves.length === 1) return sendMove(moves[0].uci);
+    if (legal.some((m) => m.from === name)) {
+      state.selected = name;
+      return render();
+    }
+    // Not legal: the server says why, and the page shows it.
+    return sendMove(from + name);
+  }
+  state.selected = from === name ? null : legal.some((m) => m.from === name) ? name : null;
+  render();
+}
+
+function askPromotion(moves) {
+  const box = $("promotion");
+  box.textContent = "";
+  const color = turnOf(shownFen()) === "white" ? "w" : "b";
+  for (const piece of PROMOTION_PIECES) {
+    const move = moves.find((m) => m.promotion === piece);
+    if (!move) continue;
+    const button = document.createElement("button");
+    button.dataset.promotion = piece;
+    button.title = { q: "Queen", r: "Rook", b: "Bishop", n: "Knight" }[piece];
+    const img = document.createElement("img");
+    img.src = `/pieces/${color}${PIECE_NAMES[piece]}.svg`;
+    img.alt = button.title;
+    button.appendChild(img);
+    button.addEventListener("click", () => {
+      box.hidden = true;
+      sendMove(move.uci);
+    });
+    box.appendChild(button);
+  }
+  box.hidden = false;
+}
+
+// A click beside the promotion pieces takes the pawn back to where it was.
+function onPromotionClick(event) {
+  if (event.target === $("promotion")) {
+    $("promotion").hidden = true;
+    state.selected = null;
+    render();
+  }
+}
+
+// Drag and drop with pointer events (mouse, pen and touch alike).
+function onPointerDown(event) {
+  const square = event.target.closest(".square");
+  if (!square || !canMove() || event.button > 0) return;
+  const name = square.dataset.square;
+  if (!square.classList.contains("movable")) {
+    chooseSquare(name);
+    return;
+  }
+  event.preventDefault();
+  const wasSelected = state.selected === name;
+  if (!wasSelected) {
+    state.selected = name;
+    render();
+  }
+  const ghost = document.createElement("img");
+  ghost.src = `/pieces/${square.dataset.piece}.svg`;
+  ghost.className = "dragging";
+  ghost.style.left = event.clientX + "px";
+  ghost.style.top = event.clientY + "px";
+  document.body.appendChild(ghost);
+  const shown = $("board").querySelector(`[data-square="${name}"] img`);
+  if (shown) shown.style.opacity = "0.3";
+  state.drag = { from: name, ghost, moved: false, wasSelected, x: event.clientX, y: event.clientY };
+}
+
+function onPointerMove(event) {
+  const drag = state.drag;
+  if (!drag) return;
+  drag.ghost.style.left = event.clientX + "px";
+  drag.ghost.style.top = event.clientY + "px";
+  if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 4) drag.moved = true;
+}
+
+function onPointerUp(event) {
+  const drag = state.drag;
+  if (!drag) return;
+  state.drag = null;
+  drag.ghost.remove();
+  const to = squareFromPoint(event.clientX, event.clientY);
+  if (!drag.moved || !to || to === drag.from) {
+    // A click on a piece selects it; a second click puts it down again.
+    if (!drag.moved && drag.wasSelected) state.selected = null;
+    render();
+    return;
+  }
+  chooseSquare(to);
+}
+
+// --- Clocks, names, status ---------------------------------------------------------------
+
+function clockText(ms) {
+  if (ms < CLOCK_TENTHS_BELOW_MS) {
+    return `0:${(ms / 1000).toFixed(1).padStart(4, "0")}`;
+  }
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function renderPlayers() {
+  const g = game();
+  const bottomColor = state.flipped ? "black" : "white";
+  for (const [id, color] of [
+    ["player-bottom", bottomColor],
+    ["player-top", bottomColor === "white" ? "black" : "white"],
+  ]) {
+    const box = $(id);
+    let name = color === "white" ? "White" : "Black";
+    if (g && g.mode === "play") {
+      name = g.human === color ? "You" : g.elo ? `Tarpon (Elo ${g.elo})` : "Tarpon";
+    }
+    box.querySelector(".name").textContent = name;
+    const clock = box.querySelector(".clock");
+    clock.className = "clock";
+    if (g && g.clock) {
+      const left = clockLeft(g, color);
+      clock.textContent = clockText(left);
+      if (g.clock.running === color) clock.classList.add("running");
+      if (left < CLOCK_TENTHS_BELOW_MS && g.status === "playing") clock.classList.add("low");
+    } else {
+      clock.textContent = "";
+    }
+  }
+}
+
+function clockLeft(g, color) {
+  const stored = g.clock[color + "_ms"];
+  if (g.clock.running !== color) return stored;
+  return Math.max(0, stored - (performance.now() - state.clockAt));
+}
+
+// Every tick: redraw the clocks; when the running one reaches zero, ask the server, which
+// judges the flag.
+function tick() {
+  const g = game();
+  if (!g || !g.clock) return;
+  renderPlayers();
+  const running = g.clock.running;
+  if (running && clockLeft(g, running) <= 0 && !state.flagAsked && !state.busy) {
+    state.flagAsked = true;
+    refresh();
+  }
+}
+
+function renderStatus() {
+  const g = game();
+  const status = $("status");
+  status.className = "status";
+  if (!g) {
+    status.textContent = "";
+    return;
+  }
+  const atEnd = state.view === g.ply;
+  if (g.status === "over" && (atEnd || g.mode === "play")) {
+    status.textContent = `${g.result} — ${g.reason}`;
+    status.classList.add("over");
+  } else if (state.busy && g.mode === "play" && tarponToMove(g)) {
+    status.textContent = "Tarpon is thinking…";
+  } else if (g.mode === "play") {
+    status.textContent = g.turn === g.human ? "Your move" : "Tarpon to move";
+  } else {
+    status.textContent = `${turnOf(shownFen()) === "white" ? "White" : "Black"} to move`;
+  }
+}
+
+// --- Moves and PGN --------------------------------------------------------------------------
+
+function markClass(mark) {
+  return { "?!": "mark-inaccuracy", "?": "mark-mistake", "??": "mark-blunder" }[mark] || "";
+}
+
+function renderMoves() {
+  const g = game();
+  const box = $("moves");
+  box.textContent = "";
+  if (!g) return;
+  const startFields = g.start_fen.split(" ");
+  let number = Number(startFields[5]) || 1;
+  const blackFirst = startFields[1] === "b";
+  const marks = state.mode === "analysis" && state.review ? state.review.moves : [];
+  const cells = [];
+  if (blackFirst) cells.push(null);
+  g.moves.forEach((m, i) => cells.push({ m, ply: i + 1, mark: marks[i] && marks[i].mark }));
+  for (let i = 0; i < cells.length; i += 2) {
+    const numberCell = document.createElement("span");
+    numberCell.className = "number";
+    numberCell.textContent = `${number}.`;
+    box.appendChild(numberCell);
+    for (const cell of [cells[i], cells[i + 1]]) {
+      if (!cell) {
+        box.appendChild(document.createElement("span"));
+        continue;
+      }
+      const button = document.createElement("button");
+      button.textContent = cell.m.san + (cell.mark || "");
+      button.dataset.ply = cell.ply;
+      if (cell.mark) button.classList.add(markClass(cell.mark));
+      if (cell.ply === state.view) button.classList.add("current");
+      button.addEventListener("click", () => goTo(cell.ply));
+      box.appendChild(button);
+    }
+    number += 1;
+  }
+  if (g.status === "over") {
+    const result = document.createElement("div");
+    result.className = "result";
+    result.textContent = g.result;
+    box.appendChild(result);
+  }
+  const current = box.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function renderPgn() {
+  const g = game();
+  $("pgn-output").value = g ? g.pgn : "";
+  $("download-pgn").href = g ? `/api/games/${g.id}/pgn` : "#";
+}
+
+async function copyPgn() {
+  const text = $("pgn-output").value;
+  try {
+    await navigator.clipboard.writeText(text);
+    showMessage("The PGN is copied.", "info");
+  } catch {
+    $("pgn-output").select();
+    showMessage("Press Ctrl+C to copy the selected PGN.", "info");
+  }
+}
+
+// --- Analysis ---------------------------------------------------------------------------------
+
+function expectedScore(eval_) {
+  if ("mate" in eval_) return eval_.mate > 0 ? 1 : 0;
+  return 1 / (1 + Math.exp(-EXPECTED_SCORE_K * eval_.cp));
+}
+
+function evalText(eval_) {
+  if ("mate" in eval_) return `#${eval_.mate}`;
+  const pawns = eval_.cp / 100;
+  return (pawns > 0 ? "+" : "") + pawns.toFixed(2);
+}
+
+function setEvalBar(eval_) {
+  const bar = $("evalbar");
+  const white = expectedScore(eval_);
+  bar.querySelector(".evalbar-black").style.height = `${(1 - white) * 100}%`;
+  bar.classList.toggle("black-better", white < 0.5);
+  $("eval-text").textContent = evalText(eval_);
+  bar.dataset.white = white.toFixed(3);
+}
+
+function stopAnalysis() {
+  clearTimeout(state.analysisTimer);
+  if (state.analysis) {
+    state.analysis.controller.abort();
+    state.analysis = null;
+  }
+  renderAnalysisButton();
+}
+
+function restartAnalysis() {
+  if (!state.analysisWanted || state.mode !== "analysis") return;
+  stopAnalysis();
+  state.analysisTimer = setTimeout(startAnalysis, ANALYSIS_DELAY_MS);
+}
+
+async function startAnalysis() {
+  const g = state.games.analysis;
+  if (!g) return;
+  const controller = new AbortController();
+  const run = { controller, ply: state.view };
+  state.analysis = run;
+  renderAnalysisButton();
+  $("lines").textContent = "";
+  $("depth").textContent = "depth –";
+  $("nps").textContent = "– kn/s";
+  const lines = $("lines-count").value;
+  try {
+    const response = await openStream(
+      `games/${g.id}/analysis?ply=${state.view}&lines=${lines}`,
+      controller.signal,
+    );
+    await readEvents(response, (name, data) => {
+      if (state.analysis !== run) return;
+      if (name === "info") showInfo(data);
+      if (name === "done") {
+        $("depth").textContent += " (finished)";
+      }
+    });
+  } catch (error) {
+    if (error.name !== "AbortError" && state.analysis === run) {
+      showMessage(error.message);
+    }
+  }
+  if (state.analysis === run) {
+    state.analysis = null;
+    renderAnalysisButton();
+  }
+}
+
+function showInfo(data) {
+  $("depth").textContent = `depth ${data.depth}`;
+  $("nps").textContent = `${Math.round(data.nps / 1000)} kn/s`;
+  const list = $("lines");
+  list.textContent = "";
+  for (const line of data.lines) {
+    const item = document.createElement("li");
+    const value = document.createElement("span");
+    value.className = "eval";
+    value.textContent = evalText(line.eval);
+    item.appendChild(value);
+    item.appendChild(document.createTextNode(line.san));
+    list.appendChild(item);
+  }
+  if (data.lines.length > 0) setEvalBar(data.lines[0].eval);
+}
+
+function renderAnalysisButton() {
+  const button = $("analyse-toggle");
+  button.textContent = state.analysisWanted ? "Stop" : "Analyse";
+  button.classList.toggle("primary", !state.analysisWanted);
+}
+
+async function toggleAnalysis() {
+  state.analysisWanted = !state.analysisWanted;
+  if (state.analysisWanted) {
+    restartAnalysis();
+  } else {
+    stopAnalysis();
+    const g = state.games.analysis;
+    if (g) api("POST", `games/${g.id}/stop`).catch(() => {});
+  }
+  renderAnalysisButton();
+  $("evalbar").hidden = state.mode !== "analysis";
+}
+
+// --- Review: the evaluation graph ---------------------------------------------------------
+
+async function reviewGame() {
+  const g = state.games.analysis;
+  if (!g) return;
+  if (state.reviewController) state.reviewController.abort();
+  const controller = new AbortController();
+  state.reviewController = controller;
+  const wasAnalysing = state.analysisWanted;
+  if (wasAnalysing) toggleAnalysis();
+  $("review-progress").textContent = "Reviewing…";
+  try {
+    const response = await openStream(`games/${g.id}/review`, controller.signal);
+    await readEvents(response, (name, data) => {
+      if (name === "progress") {
+        $("review-progress").textContent = `Reviewing: position ${data.ply + 1} of ${data.of + 1}`;
+      } else if (name === "review") {
+        state.review = data;
+        $("review-progress").textContent = "";
+        render();
+      }
+    });
+  } catch (error) {
+    if (error.name !== "AbortError") showMessage(error.message);
+    $("review-progress").textContent = "";
+  }
+  state.reviewController = null;
+}
+
+function svgElement(name, attributes) {
+  const element = document.createElementNS("http://www.w3.org/2000/svg", name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  return element;
+}
+
+function renderGraph() {
+  const graph = $("graph");
+  const review = state.review;
+  const g = state.games.analysis;
+  graph.textContent = "";
+  const shown = Boolean(state.mode === "analysis" && review && g);
+  // An <svg> has no `hidden` property: the attribute itself is set.
+  graph.toggleAttribute("hidden", !shown);
+  const summary = $("review-summary");
+  summary.textContent = "";
+  if (!shown) return;
+  const width = 300;
+  const height = 100;
+  const last = Math.max(1, review.points.length - 1);
+  const x = (ply) => (ply / last) * width;
+  const y = (white) => (1 - white) * height;
+  const line = review.points.map((p) => `${x(p.ply).toFixed(1)},${y(p.white).toFixed(1)}`);
+  graph.appendChild(
+    svgElement("polygon", {
+      points: `0,${height} ${line.join(" ")} ${width},${height}`,
+      fill: "#e8e6e3",
+    }),
+  );
+  graph.appendChild(
+    svgElement("line", { x1: 0, y1: height / 2, x2: width, y2: height / 2, stroke: "#888", "stroke-width": 0.5 }),
+  );
+  graph.appendChild(
+    svgElement("line", { x1: x(state.view), y1: 0, x2: x(state.view), y2: height, stroke: "#6a9d3a", "stroke-width": 1.5 }),
+  );
+  const colors = { "?!": "#e6c84a", "?": "#f08a3a", "??": "#ff3b30" };
+  for (const move of review.moves) {
+    if (!move.mark) continue;
+    const point = review.points[move.ply];
+    const dot = svgElement("circle", {
+      cx: x(move.ply),
+      cy: y(point.white),
+      r: 3.5,
+      fill: colors[move.mark],
+      stroke: "#222",
+      "stroke-width": 0.8,
+      class: "mark",
+    });
+    dot.dataset.mark = move.mark;
+    dot.appendChild(svgElement("title", {})).textContent = `${move.san}${move.mark}`;
+    graph.appendChild(dot);
+  }
+  const side = (name, counts) =>
+    `${name}: ${counts.inaccuracies} inaccuracies (?!), ${counts.mistakes} mistakes (?), ${counts.blunders} blunders (??)`;
+  summary.textContent = `${side("White", review.summary.white)}. ${side("Black", review.summary.black)}.`;
+}
+
+function onGraphClick(event) {
+  const review = state.review;
+  if (!review) return;
+  const box = $("graph").getBoundingClientRect();
+  const last = review.points.length - 1;
+  goTo(Math.round(((event.clientX - box.left) / box.width) * last));
+}
+
+// --- Navigation, modes, strength choices ------------------------------------------------------
+
+function goTo(ply) {
+  const g = game();
+  if (!g) return;
+  const clamped = Math.max(0, Math.min(g.ply, ply));
+  if (clamped === state.view) return;
+  state.view = clamped;
+  state.selected = null;
+  $("promotion").hidden = true;
+  render();
+  restartAnalysis();
+}
+
+async function setMode(mode) {
+  if (mode === state.mode) return;
+  if (state.mode === "analysis") stopAnalysis();
+  state.mode = mode;
+  $("tab-play").setAttribute("aria-selected", String(mode === "play"));
+  $("tab-analyse").setAttribute("aria-selected", String(mode === "analysis"));
+  $("play-panel").hidden = mode !== "play";
+  $("analyse-panel").hidden = mode !== "analysis";
+  $("evalbar").hidden = mode !== "analysis";
+  showMessage("");
+  if (mode === "analysis" && !state.games.analysis) {
+    await newAnalysisGame({});
+  }
+  const g = game();
+  if (g) state.view = g.ply;
+  render();
+  restartAnalysis();
+}
+
+async function analysePlayedGame() {
+  const g = state.games.play;
+  await setMode("analysis");
+  if (g) await newAnalysisGame({ pgn: g.pgn });
+}
+
+function fillStrengths() {
+  const select = $("strength");
+  const full = new Option("Full strength", "full");
+  select.appendChild(full);
+  const elos = document.createElement("optgroup");
+  elos.label = "Rating (UCI_Elo)";
+  for (const elo of STRENGTH_ELOS) elos.appendChild(new Option(`Elo ${elo}`, `elo:${elo}`));
+  select.appendChild(elos);
+  const levels = document.createElement("optgroup");
+  levels.label = "Skill Level";
+  for (let level = 0; level < SKILL_LEVELS; level++) {
+    levels.appendChild(new Option(`Level ${level}`, `level:${level}`));
+  }
+  select.appendChild(levels);
+}
+
+function render() {
+  const g = game();
+  renderBoard();
+  renderPlayers();
+  renderStatus();
+  renderMoves();
+  renderPgn();
+  renderGraph();
+  $("evalbar").classList.toggle("flipped", state.flipped);
+  const playing = g && g.mode === "play" && g.status === "playing";
+  $("resign").disabled = !playing || state.busy;
+  $("takeback").disabled = !g || g.mode !== "play" || state.busy || g.ply === 0;
+  $("first").disabled = $("back").disabled = !g || state.view === 0;
+  $("forward").disabled = $("last").disabled = !g || state.view === g.ply;
+}
+
+function onKey(event) {
+  if (event.target.matches("input, textarea, select")) return;
+  const g = game();
+  if (!g) return;
+  const keys = {
+    ArrowLeft: () => goTo(state.view - 1),
+    ArrowRight: () => goTo(state.view + 1),
+    Home: () => goTo(0),
+    End: () => goTo(g.ply),
+    f: () => flip(),
+  };
+  if (keys[event.key]) {
+    event.preventDefault();
+    keys[event.key]();
+  }
+}
+
+function flip() {
+  state.flipped = !state.flipped;
+  render();
+}
+
+// Runs an action of a button or form, showing any error it ends with.
+function guarded(action) {
+  return async (event) => {
+    if (event) event.preventDefault();
+    try {
+      await action(event);
+    } catch (error) {
+      showMessage(error.message);
+    }
+  };
+}
+
+function init() {
+  fillStrengths();
+  $("board").addEventListener("pointerdown", onPointerDown);
+  $("promotion").addEventListener("click", onPromotionClick);
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("keydown", onKey);
+  $("tab-play").addEventListener("click", guarded(() => setMode("play")));
+  $("tab-analyse").addEventListener("click", guarded(() => setMode("analysis")));
+  $("new-game").addEventListener("submit", guarded(newPlayGame));
+  $("takeback").addEventListener(
+    "click",
+    guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/takeback`))),
+  );
+  $("resign").addEventListener(
+    "click",
+    guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/resign`))),
+  );
+  $("analyse-game").addEventListener("click", guarded(analysePlayedGame));
+  $("fen-form").addEventListener("submit", guarded(() => newAnalysisGame({ fen: $("fen-input").value.trim() })));
+  $("pgn-form").addEventListener("submit", guarded(() => newAnalysisGame({ pgn: $("pgn-input").value })));
+  $("analyse-toggle").addEventListener("click", guarded(toggleAnalysis));
+  $("lines-count").addEventListener("change", () => restartAnalysis());
+  $("takeback-analysis").addEventListener(
+    "click",
+    guarded(async () => {
+      setGame("analysis", await api("POST", `games/${state.games.analysis.id}/takeback`));
+      restartAnalysis();
+    }),
+  );
+  $("review").addEventListener("click", guarded(reviewGame));
+  $("graph").addEventListener("click", onGraphClick);
+  $("copy-pgn").addEventListener("click", guarded(copyPgn));
+  $("first").addEventListener("click", () => goTo(0));
+  $("back").addEventListener("click", () => goTo(state.view - 1));
+  $("forward").addEventListener("click", () => goTo(state.view + 1));
+  $("last").addEventListener("click", () => goTo(game() ? game().ply : 0));
+  $("flip").addEventListener("click", flip);
+  setInterval(tick, CLOCK_TICK_MS);
+  guarded(newPlayGame)();
+}
+
+document.addEventListener("DOMContentLoaded", init);

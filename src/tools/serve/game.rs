@@ -1,0 +1,650 @@
+//! One game on the server: its moves, clocks and ending, the rules that say what may be
+//! done with it, and how it looks in JSON and PGN. No search happens here (see
+//! `search.rs`); `play.rs`'s endings and clock are reused so that a game ends the same way
+//! in the browser as in the terminal.
+
+use super::api::ApiError;
+use crate::chess::fen::START_FEN;
+use crate::chess::movegen::legal_moves;
+use crate::chess::notation::{MoveError, to_san, to_uci};
+use crate::chess::{Board, Color, Move, MoveKind, Position, Square};
+use crate::search::skill::Skill;
+use crate::tools::engine::{Eval, parse_move_text};
+use crate::tools::pgn;
+use crate::tools::play::{Clock, Ending, TimeControl, name, today};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// Thinking time per move for Tarpon when a game has no clock and asks for none.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// Limits of the time per move a game may ask for.
+pub const MIN_MOVETIME_MS: u64 = 10;
+pub const MAX_MOVETIME_MS: u64 = 30_000;
+/// A game longer than this is refused (a PGN is read whole, and every ply is kept).
+pub const MAX_PLIES: usize = 1000;
+
+/// What a game is for: a game against Tarpon, or a board where people move both sides and
+/// Tarpon only analyses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Play,
+    Analysis,
+}
+
+/// How a game was set up (the request to `POST /api/games`, validated).
+pub struct Setup {
+    pub mode: Mode,
+    /// The person's colour in a game against Tarpon.
+    pub human: Color,
+    pub start: Board,
+    pub moves: Vec<Move>,
+    /// Tags of a game read from PGN, kept for the PGN written back.
+    pub tags: Vec<(String, String)>,
+    pub time_control: Option<TimeControl>,
+    pub movetime_ms: u64,
+    pub strength: Option<Skill>,
+}
+
+pub struct Game {
+    pub id: u64,
+    pub mode: Mode,
+    pub human: Color,
+    start: Board,
+    position: Position,
+    tags: Vec<(String, String)>,
+    ending: Option<Ending>,
+    clock: Option<Clock>,
+    /// When the side to move's clock started running.
+    turn_started: Instant,
+    pub movetime_ms: u64,
+    pub strength: Option<Skill>,
+    /// Counts every change, so that a search can tell whether its game moved on while it
+    /// thought (a takeback, a new position) and drop its move.
+    pub version: u64,
+    /// When a request last touched the game: the oldest idle game makes room for a new one.
+    pub last_used: Instant,
+}
+
+impl Game {
+    /// A game as set up; its moves (from a PGN) were checked legal by the reader.
+    pub fn new(id: u64, setup: Setup) -> Game {
+        let mut position = Position::from_board(setup.start);
+        for &m in &setup.moves {
+            position.make(m);
+        }
+        let mut game = Game {
+            id,
+            mode: setup.mode,
+            human: setup.human,
+            start: setup.start,
+            position,
+            tags: setup.tags,
+            ending: None,
+            clock: setup.time_control.map(|control| Clock {
+                control,
+                remaining: [control.base; 2],
+            }),
+            turn_started: Instant::now(),
+            movetime_ms: setup.movetime_ms,
+            strength: setup.strength,
+            version: 0,
+            last_used: Instant::now(),
+        };
+        game.judge();
+        game
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    /// Whether this is a game against Tarpon that is still being played: Tarpon does not
+    /// analyse it for the person until it ends.
+    pub fn is_live(&self) -> bool {
+        self.mode == Mode::Play && self.ending.is_none()
+    }
+
+    /// Whether it is Tarpon's turn in a game against it.
+    pub fn tarpon_to_move(&self) -> bool {
+        self.mode == Mode::Play
+            && self.ending.is_none()
+            && self.position.side_to_move() != self.human
+    }
+
+    /// Tarpon's remaining time and increment, if the game is on a clock.
+    pub fn clock_for_side_to_move(&self) -> Option<(Duration, Duration)> {
+        let side = self.position.side_to_move();
+        self.clock.as_ref().map(|c| {
+            let left = c.remaining[side.index()].saturating_sub(self.turn_started.elapsed());
+            (left, c.control.increment)
+        })
+    }
+
+    /// Ends the game when the side to move's flag has fallen; every request does this
+    /// first, so a clock that ran out is seen by whoever looks next.
+    pub fn judge_flag(&mut self) {
+        if self.ending.is_none()
+            && let Some((left, _)) = self.clock_for_side_to_move()
+            && left.is_zero()
+        {
+            let side = self.position.side_to_move();
+            if let Some(clock) = &mut self.clock {
+                clock.remaining[side.index()] = Duration::ZERO;
+            }
+            self.ending = Some(Ending::time_forfeit(side, &self.position));
+            self.version += 1;
+        }
+    }
+
+    /// Ends the game if the rules say it is over.
+    fn judge(&mut self) {
+        if self.ending.is_none()
+            && let Some(outcome) = self.position.outcome()
+        {
+            self.ending = Some(Ending::from_outcome(outcome));
+        }
+    }
+
+    /// The person's move, in UCI or SAN. In analysis, `at` plays it after the first `at`
+    /// moves of the game, dropping the later ones (a new line from an earlier position).
+    pub fn human_move(&mut self, text: &str, at: Option<usize>) -> Result<(), ApiError> {
+        if let Some(at) = at {
+            if self.mode != Mode::Analysis {
+                return Err(ApiError::bad_request(
+                    "'at' is for analysis boards: a game against Tarpon goes on from its end",
+                ));
+            }
+            // The move is checked before anything is dropped: a refused move changes nothing.
+            read_move(&*self.position_at(at)?, text)?;
+            self.truncate(at)?;
+        }
+        self.judge_flag();
+        if self.is_over() {
+            return Err(ApiError::conflict(&format!(
+                "The game is over: {}",
+                self.ending_reason()
+            )));
+        }
+        if self.tarpon_to_move() {
+            return Err(ApiError::conflict("It is Tarpon's turn, not yours"));
+        }
+        let m = read_move(&self.position, text)?;
+        self.play(m);
+        Ok(())
+    }
+
+    /// Plays Tarpon's move: `version` is the game's version when it began to think; a move
+    /// for a game that changed since is not played.
+    pub fn tarpon_move(&mut self, m: Move, version: u64) -> Result<(), ApiError> {
+        self.judge_flag();
+        if version != self.version || !self.tarpon_to_move() {
+            return Err(ApiError::conflict(
+                "The game changed while Tarpon was thinking; its move was dropped",
+            ));
+        }
+        self.play(m);
+        Ok(())
+    }
+
+    /// Plays a legal move for the side to move, charging its clock; a move made after the
+    /// flag fell is not played.
+    fn play(&mut self, m: Move) {
+        let side = self.position.side_to_move();
+        let used = self.turn_started.elapsed();
+        self.version += 1;
+        self.turn_started = Instant::now();
+        if let Some(clock) = &mut self.clock
+            && !clock.charge(side, used)
+        {
+            self.ending = Some(Ending::time_forfeit(side, &self.position));
+            return;
+        }
+        self.position.make(m);
+        self.judge();
+    }
+
+    /// Keeps only the first `plies` moves (analysis boards).
+    fn truncate(&mut self, plies: usize) -> Result<(), ApiError> {
+        let played = self.position.plies_played();
+        if plies > played {
+            return Err(ApiError::bad_request(&format!(
+                "'at' is {plies}, but the game has only {played} moves (plies)"
+            )));
+        }
+        for _ in plies..played {
+            self.position.unmake();
+        }
+        if plies < played {
+            self.ending = None;
+            self.version += 1;
+            self.judge();
+        }
+        Ok(())
+    }
+
+    /// Takes back: in a game against Tarpon, up to and including the person's last move;
+    /// on an analysis board, one move.
+    pub fn take_back(&mut self) -> Result<(), ApiError> {
+        if self
+            .ending
+            .as_ref()
+            .is_some_and(|e| e.termination == "time forfeit")
+        {
+            return Err(ApiError::conflict(
+                "Time ran out: the game cannot be taken back",
+            ));
+        }
+        let plies = self.position.plies_played();
+        if self.mode == Mode::Analysis {
+            if plies == 0 {
+                return Err(ApiError::conflict("There is no move to take back"));
+            }
+            return self.truncate(plies - 1);
+        }
+        let human_moved = plies >= 2 || (plies == 1 && self.start.side_to_move() == self.human);
+        if !human_moved {
+            return Err(ApiError::conflict("There is no move of yours to take back"));
+        }
+        // The clocks are not turned back (as in `tarpon play`); the person's starts anew.
+        let mut keep = plies - 1;
+        while side_after(&self.start, keep) != self.human {
+            keep -= 1;
+        }
+        self.truncate(keep)?;
+        self.turn_started = Instant::now();
+        Ok(())
+    }
+
+    pub fn resign(&mut self) -> Result<(), ApiError> {
+        self.judge_flag();
+        if self.mode != Mode::Play {
+            return Err(ApiError::conflict("Nobody plays on an analysis board"));
+        }
+        if self.is_over() {
+            return Err(ApiError::conflict("The game is over already"));
+        }
+        let loser = self.human;
+        let reason = format!("{} resigns: {} wins", name(loser), name(loser.flip()));
+        self.ending = Some(Ending::win(loser.flip(), reason, "normal"));
+        self.version += 1;
+        Ok(())
+    }
+
+    fn ending_reason(&self) -> String {
+        self.ending
+            .as_ref()
+            .map_or(String::new(), |e| e.reason.clone())
+    }
+
+    /// The position after the first `ply` moves, with the history before it.
+    pub fn position_at(&self, ply: usize) -> Result<Position, ApiError> {
+        let played = self.position.plies_played();
+        if ply > played {
+            return Err(ApiError::bad_request(&format!(
+                "ply {ply} is past the end of the game ({played} plies)"
+            )));
+        }
+        let mut position = Position::from_board(self.start);
+        for m in self.position.moves_played().take(ply) {
+            position.make(m);
+        }
+        Ok(position)
+    }
+
+    /// Every position of the game, before each move and after the last.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut position = Position::from_board(self.start);
+        let mut out = vec![position.clone()];
+        for m in self.position.moves_played() {
+            position.make(m);
+            out.push(position.clone());
+        }
+        out
+    }
+
+    /// The game as a PGN record.
+    pub fn record(&self) -> pgn::Game {
+        let mut game = pgn::Game::new(self.start);
+        game.tags = self.tags.clone();
+        if self.mode == Mode::Play {
+            let tarpon = match self.strength {
+                Some(skill) => {
+                    format!("Tarpon {} (Elo {})", env!("CARGO_PKG_VERSION"), skill.elo())
+                }
+                None => format!("Tarpon {}", env!("CARGO_PKG_VERSION")),
+            };
+            let (white, black) = if self.human == Color::White {
+                ("Player".to_string(), tarpon)
+            } else {
+                (tarpon, "Player".to_string())
+            };
+            game.set_tag("Event", "Casual game");
+            game.set_tag("Site", "Tarpon in the browser");
+            game.set_tag("Date", &today());
+            game.set_tag("Round", "-");
+            game.set_tag("White", &white);
+            game.set_tag("Black", &black);
+            if let Some(clock) = &self.clock {
+                game.set_tag("TimeControl", &clock.control.pgn_text());
+            }
+        } else {
+            // An analysed game keeps the tags it was read with; a new one gets the roster.
+            let date = today();
+            for (name, value) in [
+                ("Event", "Analysis"),
+                ("Site", "Tarpon in the browser"),
+                ("Date", date.as_str()),
+            ] {
+                if game.tag(name).is_none() {
+                    game.set_tag(name, value);
+                }
+            }
+        }
+        game.moves = self
+            .position
+            .moves_played()
+            .map(pgn::GameMove::new)
+            .collect();
+        if let Some(ending) = &self.ending {
+            game.result = ending.result.to_string();
+            game.set_tag("Termination", ending.termination);
+            match game.moves.last_mut() {
+                Some(last) => last.comments.push(ending.reason.clone()),
+                None => game.comments.push(ending.reason.clone()),
+            }
+        } else if let Some(result) = self.tags.iter().find(|(n, _)| n == "Result") {
+            // An analysed game keeps the result it was read with.
+            game.result = result.1.clone();
+        }
+        game
+    }
+
+    pub fn pgn(&self) -> String {
+        pgn::write_game(&self.record())
+    }
+
+    /// The game as the page and scripts see it.
+    pub fn view(&self, searching: bool) -> GameView {
+        let board = self.position.board();
+        let mut before = self.start;
+        let mut moves = Vec::new();
+        let mut fens = vec![crate::chess::fen::to_fen(&before)];
+        let mut checks = vec![check_square(&before)];
+        for m in self.position.moves_played() {
+            moves.push(MoveView::new(&before, m));
+            before.play(m);
+            fens.push(crate::chess::fen::to_fen(&before));
+            checks.push(check_square(&before));
+        }
+        let (status, result, reason) = match &self.ending {
+            Some(e) => ("over", e.result.to_string(), e.reason.clone()),
+            None => ("playing", "*".to_string(), String::new()),
+        };
+        GameView {
+            id: self.id,
+            mode: match self.mode {
+                Mode::Play => "play",
+                Mode::Analysis => "analysis",
+            },
+            human: (self.mode == Mode::Play).then(|| color_name(self.human)),
+            fen: self.position.fen(),
+            start_fen: fens[0].clone(),
+            from_start: fens[0] == START_FEN,
+            turn: color_name(board.side_to_move()),
+            ply: moves.len(),
+            legal: legal_views(board),
+            check: check_square(board),
+            last: moves.last().map(|m| [m.from.clone(), m.to.clone()]),
+            moves,
+            fens,
+            checks,
+            status,
+            result,
+            reason,
+            clock: self.clock.as_ref().map(|c| self.clock_view(c)),
+            movetime_ms: self.movetime_ms,
+            elo: self.strength.map(|s| s.elo()),
+            searching,
+            pgn: self.pgn(),
+        }
+    }
+
+    fn clock_view(&self, clock: &Clock) -> ClockView {
+        let running = (self.ending.is_none()).then(|| self.position.side_to_move());
+        let left = |side: Color| {
+            let mut t = clock.remaining[side.index()];
+            if running == Some(side) {
+                t = t.saturating_sub(self.turn_started.elapsed());
+            }
+            t.as_millis() as u64
+        };
+        ClockView {
+            white_ms: left(Color::White),
+            black_ms: left(Color::Black),
+            running: running.map(color_name),
+            base_ms: clock.control.base.as_millis() as u64,
+            increment_ms: clock.control.increment.as_millis() as u64,
+        }
+    }
+}
+
+/// The side to move after `plies` moves from `start`.
+fn side_after(start: &Board, plies: usize) -> Color {
+    if plies.is_multiple_of(2) {
+        start.side_to_move()
+    } else {
+        start.side_to_move().flip()
+    }
+}
+
+/// Reads a move typed by a person or a script; a bad one is a 400 with the reason.
+pub fn read_move(board: &Board, text: &str) -> Result<Move, ApiError> {
+    parse_move_text(board, text).map_err(|e| {
+        ApiError::bad_request(&match e {
+            MoveError::Syntax(_) => format!("'{text}' is not a move (write e2e4 or Nf3)"),
+            MoveError::Ambiguous(_) => {
+                format!("'{text}' could be more than one move: add the piece's file or rank")
+            }
+            MoveError::Illegal(_) => format!("'{text}' is not legal here"),
+        })
+    })
+}
+
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The square of the king in check, if the side to move is in check.
+pub fn check_square(board: &Board) -> Option<String> {
+    board
+        .in_check()
+        .then(|| board.king_square(board.side_to_move()).to_string())
+}
+
+/// Every legal move, as the board on the page needs them.
+pub fn legal_views(board: &Board) -> Vec<MoveView> {
+    legal_moves(board)
+        .iter()
+        .map(|&m| MoveView::new(board, m))
+        .collect()
+}
+
+/// An evaluation in JSON: `{"cp": 35}` or `{"mate": -2}`, always from White's view.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub enum EvalView {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl EvalView {
+    /// From an evaluation for `pov`.
+    pub fn new(eval: Eval, pov: Color) -> EvalView {
+        match eval.for_white(pov) {
+            Eval::Centipawns(cp) => EvalView::Cp(cp),
+            Eval::Mate(n) => EvalView::Mate(n),
+        }
+    }
+}
+
+/// A move as the page draws it: the squares a person clicks (castling: the king's
+/// destination), its UCI and SAN, and the promotion piece.
+#[derive(Serialize, Clone, Debug)]
+pub struct MoveView {
+    pub uci: String,
+    pub san: String,
+    pub from: String,
+    pub to: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<char>,
+}
+
+impl MoveView {
+    pub fn new(board: &Board, m: Move) -> MoveView {
+        let to: Square = if m.kind() == MoveKind::Castling {
+            board.castling_destinations(m.from(), m.to()).0
+        } else {
+            m.to()
+        };
+        MoveView {
+            uci: to_uci(board, m),
+            san: to_san(board, m),
+            from: m.from().to_string(),
+            to: to.to_string(),
+            promotion: m.promotion_piece().map(|p| p.char()),
+        }
+    }
+}
+
+#[derive(Serialize, Debug)]
+pub struct ClockView {
+    pub white_ms: u64,
+    pub black_ms: u64,
+    /// The side whose clock is running; none once the game is over.
+    pub running: Option<&'static str>,
+    pub base_ms: u64,
+    pub increment_ms: u64,
+}
+
+/// A game in JSON (see docs/serve.md).
+#[derive(Serialize, Debug)]
+pub struct GameView {
+    pub id: u64,
+    pub mode: &'static str,
+    pub human: Option<&'static str>,
+    pub fen: String,
+    pub start_fen: String,
+    pub from_start: bool,
+    pub turn: &'static str,
+    pub ply: usize,
+    pub moves: Vec<MoveView>,
+    /// The position after each ply (`fens[0]` is the start), and the square of a king in
+    /// check there.
+    pub fens: Vec<String>,
+    pub checks: Vec<Option<String>>,
+    pub legal: Vec<MoveView>,
+    pub check: Option<String>,
+    pub last: Option<[String; 2]>,
+    pub status: &'static str,
+    pub result: String,
+    pub reason: String,
+    pub clock: Option<ClockView>,
+    pub movetime_ms: u64,
+    pub elo: Option<i32>,
+    pub searching: bool,
+    pub pgn: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(mode: Mode, fen: &str) -> Setup {
+        Setup {
+            mode,
+            human: Color::White,
+            start: crate::chess::fen::parse(fen, false).unwrap(),
+            moves: Vec::new(),
+            tags: Vec::new(),
+            time_control: None,
+            movetime_ms: DEFAULT_MOVETIME_MS,
+            strength: None,
+        }
+    }
+
+    #[test]
+    fn takeback_returns_to_the_persons_turn() {
+        let mut game = Game::new(1, setup(Mode::Play, START_FEN));
+        game.human_move("e4", None).unwrap();
+        assert!(game.tarpon_to_move());
+        let v = game.version;
+        let reply = read_move(game.position(), "e5").unwrap();
+        game.tarpon_move(reply, v).unwrap();
+        game.take_back().unwrap();
+        assert_eq!(game.position().plies_played(), 0);
+        assert!(game.take_back().is_err());
+    }
+
+    #[test]
+    fn a_stale_tarpon_move_is_dropped() {
+        let mut game = Game::new(1, setup(Mode::Play, START_FEN));
+        game.human_move("e2e4", None).unwrap();
+        let v = game.version;
+        let reply = read_move(game.position(), "c5").unwrap();
+        game.resign().unwrap();
+        assert!(game.tarpon_move(reply, v).is_err());
+        assert!(game.pgn().contains("[Termination \"normal\"]"));
+        assert!(game.pgn().contains("0-1"));
+    }
+
+    #[test]
+    fn analysis_moves_can_branch_from_an_earlier_ply() {
+        let mut game = Game::new(1, setup(Mode::Analysis, START_FEN));
+        for m in ["e4", "e5", "Nf3"] {
+            game.human_move(m, None).unwrap();
+        }
+        game.human_move("d4", Some(1)).unwrap_err();
+        assert_eq!(
+            game.position().plies_played(),
+            3,
+            "a refused move dropped moves"
+        );
+        game.human_move("c5", Some(1)).unwrap();
+        let view = game.view(false);
+        let sans: Vec<_> = view.moves.iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(sans, ["e4", "c5"]);
+        assert_eq!(view.fens.len(), 3);
+        assert!(game.human_move("a3", Some(9)).is_err());
+    }
+
+    #[test]
+    fn castling_is_shown_as_the_king_moves() {
+        let board =
+            crate::chess::fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+        let castle = legal_views(&board)
+            .into_iter()
+            .find(|m| m.san == "O-O")
+            .unwrap();
+        assert_eq!((castle.from.as_str(), castle.to.as_str()), ("e1", "g1"));
+        assert_eq!(castle.uci, "e1g1");
+    }
+
+    #[test]
+    fn mate_ends_the_game_with_the_reason() {
+        let mut game = Game::new(1, setup(Mode::Analysis, START_FEN));
+        for m in ["f3", "e5", "g4", "Qh4#"] {
+            game.human_move(m, None).unwrap();
+        }
+        let view = game.view(false);
+        assert_eq!((view.status, view.result.as_str()), ("over", "0-1"));
+        assert!(view.reason.contains("Checkmate"), "{}", view.reason);
+        assert_eq!(view.check.as_deref(), Some("e1"));
+    }
+}
