@@ -207,3 +207,8 @@ fn polyglot_inputs() {
 fn syzygy_inputs() {
     replay("syzygy", 1000);
 }
+
+#[test]
+fn game_shard_inputs() {
+    replay("games", 4000);
+}

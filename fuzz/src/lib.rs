@@ -38,12 +38,13 @@ use tarpon::uci::{Flow, Uci};
 pub type Body = fn(&[u8]);
 
 /// The fuzz targets by name, for drivers that loop over all of them.
-pub const TARGETS: [(&str, Body); 5] = [
+pub const TARGETS: [(&str, Body); 6] = [
     ("fen", fen),
     ("moves", moves),
     ("uci", uci),
     ("polyglot", polyglot),
     ("syzygy", syzygy),
+    ("games", games),
 ];
 
 /// The input as text, the way Tarpon's input loop reads a line it cannot decode: invalid
@@ -708,4 +709,38 @@ fn placement(squares: &[Option<char>; 64]) -> String {
         ranks.push(text);
     }
     ranks.join("/")
+}
+
+// ----- Game shards -----
+
+/// `games`: the bytes as a game shard (behind the magic, so that the fuzzer works on the
+/// games). Whatever it reads must be whole, legal games that encode back to the same bytes,
+/// and whatever is left must be named as damage at the right offset.
+pub fn games(data: &[u8]) {
+    use tarpon::learn::games;
+    let mut bytes = games::MAGIC.to_vec();
+    bytes.extend_from_slice(data);
+    let shard = games::parse(Path::new("fuzz.games"), &bytes).expect("the magic is there");
+    let mut at = games::MAGIC.len();
+    for game in &shard.games {
+        let encoded = games::encode(game);
+        assert_eq!(
+            &bytes[at..at + encoded.len()],
+            &encoded[..],
+            "a game read back encodes to other bytes"
+        );
+        at += encoded.len();
+        for (board, m, _) in game.positions() {
+            assert!(
+                m.is_none() || legal_moves(&board).contains(m),
+                "an illegal move was read"
+            );
+        }
+        let _ = game.training_positions();
+    }
+    match &shard.damage {
+        None => assert_eq!(at, bytes.len(), "bytes left over but no damage named"),
+        Some((offset, _)) => assert_eq!(*offset as usize, at, "damage named at another offset"),
+    }
+    let _ = shard.describe();
 }
