@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The milestone figures of a search or network change (issues 22 and 23), with fastchess:
+#
+#   1. NEW against BASE at 10+0.1, GAMES games (default 600), balanced openings
+#      (../shared/data/openings.epd), each opening played with both colours;
+#   2. NEW against Ethereal 12 at 10+0.1, SPARRING games (default 100);
+#   3. NEW against Stockfish 15.1 at 10+0.1, SPARRING games;
+#   4. NEW at 10+0.1 against Stockfish at a quarter of the time (2.5+0.025), SPARRING games.
+#
+# Each prints fastchess's final Elo, error and game counts; PGNs go to OUT (default
+# target/milestone). Ethereal and Stockfish are Debian's packages, installed when missing
+# (root). CONCURRENCY defaults to the number of cores less one; on two cores use 2 and
+# pause other work (timed games on a busy machine lose on time and measure the load).
+#
+#   scripts/milestone.sh NEW BASE            # all four
+#   ONLY="1" scripts/milestone.sh NEW BASE   # just the first (a space-separated list)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NEW=${1:?usage: scripts/milestone.sh NEW_BINARY BASE_BINARY}
+BASE=${2:?usage: scripts/milestone.sh NEW_BINARY BASE_BINARY}
+GAMES=${GAMES:-600}
+SPARRING=${SPARRING:-100}
+OUT=${OUT:-target/milestone}
+SHARED=${SHARED:-../shared}
+CONCURRENCY=${CONCURRENCY:-$(($(nproc) > 2 ? $(nproc) - 1 : 2))}
+ONLY=${ONLY:-1 2 3 4}
+FASTCHESS=$SHARED/tools/fastchess
+OPENINGS=$SHARED/data/openings.epd
+mkdir -p "$OUT"
+
+for f in "$NEW" "$BASE" "$FASTCHESS" "$OPENINGS"; do
+    [ -e "$f" ] || { echo "milestone: $f not found" >&2; exit 1; }
+done
+
+need() { # need BINARY PACKAGE
+    [ -x "$1" ] && return
+    echo "milestone: installing $2 (apt-get)" >&2
+    apt-get install -y -qq "$2" >/dev/null
+}
+
+# match NAME ROUNDS ENGINE-ARGS...: ROUNDS pairs of games, colours reversed in each pair.
+match() {
+    local name=$1 rounds=$2
+    shift 2
+    echo "== $name"
+    "$FASTCHESS" "$@" \
+        -each option.Hash=16 option.Threads=1 \
+        -openings file="$OPENINGS" format=epd order=random -srand 20261125 \
+        -repeat -rounds "$rounds" -concurrency "$CONCURRENCY" -recover \
+        -pgnout file="$OUT/$name.pgn" >"$OUT/$name.log" 2>&1 || true
+    grep -E "^(Elo|Games|Ptnml)" "$OUT/$name.log" | tail -3
+    echo "time losses: $(grep -c "loses on time" "$OUT/$name.log" || true)"
+}
+
+new=(-engine cmd="$NEW" name=new tc=10+0.1)
+for step in $ONLY; do
+    case $step in
+        1) match new-vs-base $((GAMES / 2)) "${new[@]}" -engine cmd="$BASE" name=base tc=10+0.1 ;;
+        2)
+            need /usr/games/ethereal-chess ethereal-chess
+            match new-vs-ethereal $((SPARRING / 2)) "${new[@]}" \
+                -engine cmd=/usr/games/ethereal-chess name=ethereal tc=10+0.1
+            ;;
+        3)
+            need /usr/games/stockfish stockfish
+            match new-vs-stockfish $((SPARRING / 2)) "${new[@]}" \
+                -engine cmd=/usr/games/stockfish name=stockfish tc=10+0.1
+            ;;
+        4)
+            need /usr/games/stockfish stockfish
+            match new-vs-stockfish-quarter $((SPARRING / 2)) "${new[@]}" \
+                -engine cmd=/usr/games/stockfish name=stockfish-quarter tc=2.5+0.025
+            ;;
+        *) echo "milestone: no step $step (1-4)" >&2; exit 1 ;;
+    esac
+done
