@@ -215,6 +215,61 @@ mod tests {
         v
     }
 
+    /// A game shard loads as the bulletformat records of its trainable positions, a cut
+    /// one as those of its whole games, and one with none is refused by name.
+    #[test]
+    fn shards_load_as_their_trainable_positions() {
+        use crate::chess::movegen::legal_moves;
+        use crate::learn::games::{self, ShardWriter};
+        let dir = std::env::temp_dir().join(format!("tarpon-train-shard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let start = fen::parse(fen::START_FEN, false).unwrap();
+        let mut board = start;
+        let mut plies = Vec::new();
+        for i in 0..40 {
+            let m = legal_moves(&board)[i % 7 % legal_moves(&board).len()];
+            plies.push((m, (i as i16) * 3));
+            board.play(m);
+        }
+        let game = games::Game {
+            start,
+            result: GameResult::WhiteWin,
+            plies,
+        };
+        let expected: Vec<Record> = game
+            .training_positions()
+            .iter()
+            .enumerate()
+            .map(|(i, (b, s))| bulletformat::pack(b, *s, GameResult::WhiteWin, i == 0).unwrap())
+            .collect();
+        assert!(!expected.is_empty());
+        let path = dir.join("a.games");
+        let mut writer = ShardWriter::create(&path).unwrap();
+        writer.write(&game).unwrap();
+        writer.write(&game).unwrap();
+        drop(writer);
+        let filter = Filter {
+            max_score: 10_000,
+            max_positions: None,
+        };
+        let (records, stats) = load(std::slice::from_ref(&path), filter, 2).unwrap();
+        assert_eq!(records, [expected.clone(), expected.clone()].concat());
+        assert_eq!(stats.records, 2 * expected.len());
+
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+        let (records, _) = load(std::slice::from_ref(&path), filter, 1).unwrap();
+        assert_eq!(records, expected);
+
+        std::fs::write(&path, &games::MAGIC).unwrap();
+        let error = load(&[path], filter, 1).unwrap_err();
+        assert!(
+            error.contains("a.games") && error.contains("no trainable"),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn record_inputs_match_the_engine_for_both_perspectives() {
         // Positions from random games (both sides to move, all phases) and some chosen
