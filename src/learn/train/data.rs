@@ -261,7 +261,7 @@ mod tests {
         let (records, _) = load(std::slice::from_ref(&path), filter, 1).unwrap();
         assert_eq!(records, expected);
 
-        std::fs::write(&path, &games::MAGIC).unwrap();
+        std::fs::write(&path, games::MAGIC).unwrap();
         let error = load(&[path], filter, 1).unwrap_err();
         assert!(
             error.contains("a.games") && error.contains("no trainable"),
