@@ -3,15 +3,17 @@
 //! `alphabeta` is a negamax alpha-beta search that expects the first move to be best: it
 //! searches it with the full window and every later move with a null window (can it beat
 //! alpha at all?), re-searching only the moves that surprise. Around that core, pruning
-//! skips what cannot matter (hash-table cutoffs, reverse futility, null move, late move
-//! and SEE pruning), late moves are searched shallower (LMR), and checks deeper.
+//! skips what cannot matter (hash-table cutoffs, reverse futility, razoring, null move,
+//! ProbCut, late move, futility, history and SEE pruning), late moves are searched
+//! shallower (LMR, quiet moves and late captures alike), and checks and singular hash moves
+//! deeper.
 //! `quiescence` extends the leaves with captures until the position is quiet, so that the
 //! static evaluation is never taken in the middle of an exchange.
 //! With tablebases loaded, `alphabeta` also takes exact results from them for positions
 //! with few pieces (`probe_tablebase`).
 
 use super::Searcher;
-use super::history::{self, PieceTo};
+use super::history::{self, CONTINUATION_PLIES, Context, PieceTo};
 use super::movepick::{MovePicker, captured_kind, is_noisy};
 use super::params::*;
 use super::score::{
@@ -56,6 +58,7 @@ impl Searcher<'_> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        // Step 1. Leaves, the clock, draws by the rules, the deepest ply.
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = 0;
         if depth <= 0 {
@@ -71,7 +74,7 @@ impl Searcher<'_> {
         if ply >= MAX_PLY - 4 {
             return self.evaluate();
         }
-        // Mate distance pruning: no line from here can beat a mate already found nearer
+        // Step 2. Mate distance pruning: no line from here can beat a mate already found nearer
         // the root.
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -79,9 +82,10 @@ impl Searcher<'_> {
             return alpha;
         }
 
-        // Inside a singular-extension search (`excluded` is set) this node is the same
-        // position searched without one move: the table's result for the position does
-        // not apply to it, and its own result must not be stored as the position's.
+        // Step 3. The hash table. Inside a singular-extension search (`excluded` is set) this
+        // node is the same position searched without one move: the table's result for the
+        // position does not apply to it, and its own result must not be stored as the
+        // position's.
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let entry = self.tt.probe(key);
@@ -95,7 +99,7 @@ impl Searcher<'_> {
             return s;
         }
 
-        // Tablebases: a win (loss) is a lower (upper) bound, since a faster win (slower
+        // Step 4. Tablebases: a win (loss) is a lower (upper) bound, since a faster win (slower
         // loss) may exist; a bound that settles the window, or a draw, ends the node. In
         // a PV node an unsettled bound still limits what the moves can score.
         let mut tb_floor = -INFINITE;
@@ -121,8 +125,8 @@ impl Searcher<'_> {
         }
 
         let previous = self.previous_moves(ply);
-        // The static evaluation, as the table saved it or computed now, and corrected by
-        // what the search has learned of its errors (`correction.rs`): the corrected one
+        // Step 5. The static evaluation, as the table saved it or computed now, and corrected
+        // by what the search has learned of its errors (`correction.rs`): the corrected one
         // drives the pruning below, the raw one is what the table keeps.
         let in_check = self.pos.in_check();
         let (raw_eval, static_eval) = if in_check {
@@ -155,6 +159,7 @@ impl Searcher<'_> {
             _ => static_eval,
         };
 
+        // Step 6. Whole-node pruning, where the evaluation says the node is settled.
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
@@ -211,14 +216,29 @@ impl Searcher<'_> {
             }
         }
 
-        // Internal iterative reduction: without a hash move this node's ordering is poor;
-        // search it shallower now, and the next iteration will have a move to start with.
+        // Step 7. ProbCut: a capture that beats beta by a margin in a shallower search would
+        // almost surely beat beta in the full one, so the node is cut.
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < TB_WIN_BOUND
+            && let Some(score) = self.probcut(entry, beta, (raw_eval, static_eval), depth, ply)
+        {
+            return score;
+        }
+
+        // Step 8. Internal iterative reduction: without a hash move this node's ordering is
+        // poor; search it shallower now, and the next iteration will have a move to start
+        // with.
         let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth - 1
         } else {
             depth
         };
 
+        // Step 9. The moves, best first (`movepick.rs`): each is pruned (9a), extended (9b)
+        // or searched, reduced when late (9c).
         let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
         let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
@@ -241,12 +261,12 @@ impl Searcher<'_> {
                 .expect("a move starts on a piece");
             let moved = PieceTo { piece, to: m.to() };
             let history = if noisy {
-                0
+                self.histories.capture(moved, captured_kind(&self.pos, m))
             } else {
                 self.histories.quiet_score(us, m, moved, &previous)
             };
 
-            // Pruning, once a move has shown we are not simply lost here. (A tablebase
+            // Step 9a. Pruning, once a move has shown we are not simply lost here. (A tablebase
             // floor raises `best_score` before any move: one move must still be searched,
             // or "no move searched" would read as stalemate.)
             if moves_searched > 0 && best_score > -TB_WIN_BOUND {
@@ -297,7 +317,7 @@ impl Searcher<'_> {
                 }
             }
 
-            // Extensions. A hash move that proves to be the only good move is searched
+            // Step 9b. Extensions. A hash move that proves to be the only good move is searched
             // deeper (singular extension), one that is not may be searched shallower; a
             // checking move is searched a ply deeper, since checks force replies and often
             // lead somewhere decisive.
@@ -323,23 +343,28 @@ impl Searcher<'_> {
             self.nodes += 1;
             moves_searched += 1;
 
+            // Step 9c. The search of the move: the first with the full window, the others
+            // with a null window (and reduced when late), searched again when they surprise.
             let mut score;
             if moves_searched == 1 {
                 score = -self.alphabeta(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
             } else {
                 // Late move reductions: a move this far down the list rarely matters, so
                 // it is searched shallower unless it proves interesting.
+                // A late capture (a losing one, or one after the quiet moves) is reduced
+                // too, less than a quiet move and as far as its capture history says.
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH
-                    && moves_searched > LMR_MIN_MOVES + pv_node as usize
-                    && !noisy
-                {
+                if depth >= LMR_MIN_DEPTH && moves_searched > LMR_MIN_MOVES + pv_node as usize {
                     reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
                     reduction -= pv_node as i32;
                     reduction -= checks as i32;
                     reduction += !improving as i32;
                     reduction += cut_node as i32;
-                    reduction -= history / LMR_HISTORY_DIVISOR;
+                    if noisy {
+                        reduction -= CAPTURE_LMR_LESS + history / CAPTURE_LMR_HISTORY_DIVISOR;
+                    } else {
+                        reduction -= history / LMR_HISTORY_DIVISOR;
+                    }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 score = -self.alphabeta(-alpha - 1, -alpha, new_depth - reduction, ply + 1, true);
@@ -373,6 +398,8 @@ impl Searcher<'_> {
             }
         }
 
+        // Step 10. The result: mate or stalemate without moves, then what the search
+        // learns from it (histories, correction history) and the hash table entry.
         if moves_searched == 0 {
             // Without the excluded move there is nothing else: the move is singular.
             return if excluded.is_some() {
@@ -413,7 +440,7 @@ impl Searcher<'_> {
         {
             self.histories.corrections.update(
                 self.pos.board(),
-                &previous,
+                &[previous[0], previous[1]],
                 depth,
                 best_score,
                 raw_eval,
@@ -428,6 +455,68 @@ impl Searcher<'_> {
             bound,
         );
         best_score
+    }
+
+    /// ProbCut (the step before the moves; `evals` are the raw and the corrected static
+    /// evaluation): the captures that win enough material by SEE are
+    /// tried against `beta + PROBCUT_MARGIN`, first by a quiescence search, then by a
+    /// search `PROBCUT_REDUCTION` plies shallower; the first that holds cuts the node, and
+    /// is stored as a lower bound at the depth it was searched to. Skipped when the table
+    /// already knows, from deep enough, that this node stays below that bound.
+    fn probcut(
+        &mut self,
+        entry: Option<TtEntry>,
+        beta: i32,
+        (raw_eval, static_eval): (i32, i32),
+        depth: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let probcut_beta = beta + PROBCUT_MARGIN;
+        let probcut_depth = depth - PROBCUT_REDUCTION;
+        if let Some(e) = entry
+            && e.depth >= probcut_depth
+            && score::from_tt(e.score, ply) < probcut_beta
+        {
+            return None;
+        }
+        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::quiescence(&self.pos, hash_move);
+        while let Some(m) = picker.next(&self.pos, self.histories) {
+            // Only captures that win at least the margin still missing.
+            if !see_ge(&self.pos, m, probcut_beta - static_eval) {
+                continue;
+            }
+            let piece = self.pos.piece_on(m.from())?;
+            self.stack[ply].moved = Some(PieceTo { piece, to: m.to() });
+            self.make_move(m);
+            self.nodes += 1;
+            let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta {
+                score = -self.alphabeta(
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    probcut_depth - 1,
+                    ply + 1,
+                    true,
+                );
+            }
+            self.unmake_move();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                self.tt.store(
+                    self.pos.key(),
+                    m,
+                    score::to_tt(score, ply),
+                    raw_eval,
+                    probcut_depth,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Singular extension of the hash move, whose table entry is `e`: is it the only
@@ -480,24 +569,27 @@ impl Searcher<'_> {
         })
     }
 
-    /// The moves that led to `ply`, the last first (`None` for a null move or before the
-    /// root): the context of continuation history and continuation correction.
-    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
-        let before = if ply >= 2 {
-            self.stack[ply - 2].moved
-        } else {
-            None
-        };
-        [self.stack[ply - 1].moved, before]
+    /// The moves one, two and four plies before `ply` (`None` for a null move or before
+    /// the root): the context of continuation history; continuation correction reads the
+    /// first two.
+    fn previous_moves(&self, ply: usize) -> Context {
+        CONTINUATION_PLIES.map(|back| {
+            if ply >= back {
+                self.stack[ply - back].moved
+            } else {
+                None
+            }
+        })
     }
 
     /// A static evaluation corrected by the correction history, kept clear of the scores
     /// that mean a proven result.
-    fn corrected(&self, raw_eval: i32, previous: &[Option<PieceTo>; 2]) -> i32 {
-        let eval = self
-            .histories
-            .corrections
-            .correct(self.pos.board(), previous, raw_eval);
+    fn corrected(&self, raw_eval: i32, previous: &Context) -> i32 {
+        let eval = self.histories.corrections.correct(
+            self.pos.board(),
+            &[previous[0], previous[1]],
+            raw_eval,
+        );
         eval.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
@@ -570,7 +662,7 @@ impl Searcher<'_> {
         m: Move,
         quiets_tried: &MoveList,
         noisy_tried: &MoveList,
-        previous: &[Option<PieceTo>; 2],
+        previous: &Context,
     ) {
         let us = self.pos.side_to_move();
         let bonus = history::bonus(depth);

@@ -2,7 +2,8 @@
 //! - *quiet history*: by side, from-square and to-square, how often a quiet move caused a
 //!   beta cutoff (rewarded) or was tried before the move that did (punished);
 //! - *continuation history*: the same, but keyed by the piece and destination of the move
-//!   one or two plies earlier, which captures "this reply works against that move";
+//!   one, two or four plies earlier, which captures "this reply works against that move"
+//!   (and "this plan follows that one": four plies back is our own move before last);
 //! - *capture history*: for captures and promotions, by moving piece, destination and
 //!   captured piece type, how often the capture refuted the position; it orders captures
 //!   of the same victim, which most-valuable-victim ordering alone cannot tell apart.
@@ -12,6 +13,12 @@
 use super::correction::Corrections;
 use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
 use crate::chess::{Color, Move, Piece, PieceType, Square};
+
+/// How many plies back the moves that continuation history is keyed by were played.
+pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+
+/// Those moves, in that order (`None` for a null move or before the root).
+pub type Context = [Option<PieceTo>; 3];
 
 /// A previous move as continuation history sees it: which piece went where.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -108,17 +115,13 @@ impl Histories {
     }
 
     /// The score a quiet move is ordered by: its own history plus how it fared after the
-    /// last two moves.
-    pub fn quiet_score(
-        &self,
-        color: Color,
-        m: Move,
-        current: PieceTo,
-        previous: &[Option<PieceTo>; 2],
-    ) -> i32 {
+    /// moves of its context.
+    pub fn quiet_score(&self, color: Color, m: Move, current: PieceTo, previous: &Context) -> i32 {
         self.quiet(color, m)
-            + self.continuation(previous[0], current)
-            + self.continuation(previous[1], current)
+            + previous
+                .iter()
+                .map(|&p| self.continuation(p, current))
+                .sum::<i32>()
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in every table it appears in.
@@ -127,7 +130,7 @@ impl Histories {
         color: Color,
         m: Move,
         current: PieceTo,
-        previous: &[Option<PieceTo>; 2],
+        previous: &Context,
         bonus: i32,
     ) {
         apply_gravity(&mut self.quiet[Self::quiet_index(color, m)], bonus);

@@ -6,7 +6,7 @@
 //! valuable victim first, then by capture history; the two killers; quiet moves by history;
 //! captures that lose material.
 
-use super::history::{Histories, PieceTo};
+use super::history::{Context, Histories, PieceTo};
 use super::params::CAPTURE_ORDER_VALUE_SCALE;
 use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{CheckInfo, is_legal, legal_moves, noisy_moves, quiet_moves};
@@ -84,13 +84,13 @@ pub struct MovePicker {
     noisy_only: bool,
     /// Set by `skip_quiets`: from then on only quiet checks, found with this.
     skip_quiets: Option<CheckInfo>,
-    history_context: [Option<PieceTo>; 2],
+    history_context: Context,
 }
 
 impl MovePicker {
-    /// For the main search. `previous` are the moves one and two plies earlier, for
+    /// For the main search. `previous` are the moves one, two and four plies earlier, for
     /// continuation history.
-    pub fn new(hash_move: Move, killers: [Move; 2], previous: [Option<PieceTo>; 2]) -> MovePicker {
+    pub fn new(hash_move: Move, killers: [Move; 2], previous: Context) -> MovePicker {
         MovePicker {
             stage: Stage::HashMove,
             hash_move,
@@ -108,7 +108,7 @@ impl MovePicker {
 
     /// For quiescence search: captures and promotions, or every evasion when in check.
     pub fn quiescence(board: &Board, hash_move: Move) -> MovePicker {
-        let mut picker = MovePicker::new(hash_move, [Move::NONE; 2], [None; 2]);
+        let mut picker = MovePicker::new(hash_move, [Move::NONE; 2], [None; 3]);
         picker.noisy_only = true;
         if board.in_check() {
             picker.stage = Stage::GenerateEvasions;
