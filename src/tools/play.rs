@@ -645,19 +645,7 @@ impl Session<'_> {
         if let Some(clock) = &self.clock {
             game.set_tag("TimeControl", &clock.control.pgn_text());
         }
-        game.moves = self
-            .position
-            .moves_played()
-            .map(pgn::GameMove::new)
-            .collect();
-        if let Some(ending) = &self.ending {
-            game.result = ending.result.to_string();
-            game.set_tag("Termination", ending.termination);
-            match game.moves.last_mut() {
-                Some(last) => last.comments.push(ending.reason.clone()),
-                None => game.comments.push(ending.reason.clone()),
-            }
-        }
+        record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
         game
     }
 
@@ -699,6 +687,25 @@ fn date_from_days(mut days: u64) -> (u64, u64, u64) {
         month += 1;
     }
     (year, month, days + 1)
+}
+
+/// Writes the moves played in `position` into `game`, and, when the game is over, its
+/// result, the Termination tag and the reason as a comment on the last move (shared by
+/// `tarpon play` and `tarpon serve`).
+pub(crate) fn record_moves_and_ending(
+    game: &mut pgn::Game,
+    position: &Position,
+    ending: Option<&Ending>,
+) {
+    game.moves = position.moves_played().map(pgn::GameMove::new).collect();
+    if let Some(ending) = ending {
+        game.result = ending.result.to_string();
+        game.set_tag("Termination", ending.termination);
+        match game.moves.last_mut() {
+            Some(last) => last.comments.push(ending.reason.clone()),
+            None => game.comments.push(ending.reason.clone()),
+        }
+    }
 }
 
 #[cfg(test)]

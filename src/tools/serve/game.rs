@@ -11,7 +11,7 @@ use crate::chess::{Board, Color, Move, MoveKind, Position, Square};
 use crate::search::skill::Skill;
 use crate::tools::engine::{Eval, parse_move_text};
 use crate::tools::pgn;
-use crate::tools::play::{Clock, Ending, TimeControl, name, today};
+use crate::tools::play::{Clock, Ending, TimeControl, name, record_moves_and_ending, today};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -344,19 +344,10 @@ impl Game {
                 }
             }
         }
-        game.moves = self
-            .position
-            .moves_played()
-            .map(pgn::GameMove::new)
-            .collect();
-        if let Some(ending) = &self.ending {
-            game.result = ending.result.to_string();
-            game.set_tag("Termination", ending.termination);
-            match game.moves.last_mut() {
-                Some(last) => last.comments.push(ending.reason.clone()),
-                None => game.comments.push(ending.reason.clone()),
-            }
-        } else if let Some(result) = self.tags.iter().find(|(n, _)| n == "Result") {
+        record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
+        if self.ending.is_none()
+            && let Some(result) = self.tags.iter().find(|(n, _)| n == "Result")
+        {
             // An analysed game keeps the result it was read with.
             game.result = result.1.clone();
         }
