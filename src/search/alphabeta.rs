@@ -4,7 +4,7 @@
 //! searches it with the full window and every later move with a null window (can it beat
 //! alpha at all?), re-searching only the moves that surprise. Around that core, pruning
 //! skips what cannot matter (hash-table cutoffs, reverse futility, razoring, null move,
-//! ProbCut, late move, futility, history and SEE pruning), late moves are searched
+//! late move, futility, history and SEE pruning), late moves are searched
 //! shallower (LMR, quiet moves and late captures alike), and checks and singular hash moves
 //! deeper.
 //! `quiescence` extends the leaves with captures until the position is quiet, so that the
@@ -216,19 +216,7 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 7. ProbCut: a capture that beats beta by a margin in a shallower search would
-        // almost surely beat beta in the full one, so the node is cut.
-        if !pv_node
-            && !in_check
-            && excluded.is_none()
-            && depth >= PROBCUT_MIN_DEPTH
-            && beta.abs() < TB_WIN_BOUND
-            && let Some(score) = self.probcut(entry, beta, (raw_eval, static_eval), depth, ply)
-        {
-            return score;
-        }
-
-        // Step 8. Internal iterative reduction: without a hash move this node's ordering is
+        // Step 7. Internal iterative reduction: without a hash move this node's ordering is
         // poor; search it shallower now, and the next iteration will have a move to start
         // with.
         let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
@@ -237,8 +225,8 @@ impl Searcher<'_> {
             depth
         };
 
-        // Step 9. The moves, best first (`movepick.rs`): each is pruned (9a), extended (9b)
-        // or searched, reduced when late (9c).
+        // Step 8. The moves, best first (`movepick.rs`): each is pruned (8a), extended (8b)
+        // or searched, reduced when late (8c).
         let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
         let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
@@ -266,7 +254,7 @@ impl Searcher<'_> {
                 self.histories.quiet_score(us, m, moved, &previous)
             };
 
-            // Step 9a. Pruning, once a move has shown we are not simply lost here. (A tablebase
+            // Step 8a. Pruning, once a move has shown we are not simply lost here. (A tablebase
             // floor raises `best_score` before any move: one move must still be searched,
             // or "no move searched" would read as stalemate.)
             if moves_searched > 0 && best_score > -TB_WIN_BOUND {
@@ -317,7 +305,7 @@ impl Searcher<'_> {
                 }
             }
 
-            // Step 9b. Extensions. A hash move that proves to be the only good move is searched
+            // Step 8b. Extensions. A hash move that proves to be the only good move is searched
             // deeper (singular extension), one that is not may be searched shallower; a
             // checking move is searched a ply deeper, since checks force replies and often
             // lead somewhere decisive.
@@ -343,7 +331,7 @@ impl Searcher<'_> {
             self.nodes += 1;
             moves_searched += 1;
 
-            // Step 9c. The search of the move: the first with the full window, the others
+            // Step 8c. The search of the move: the first with the full window, the others
             // with a null window (and reduced when late), searched again when they surprise.
             let mut score;
             if moves_searched == 1 {
@@ -398,7 +386,7 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 10. The result: mate or stalemate without moves, then what the search
+        // Step 9. The result: mate or stalemate without moves, then what the search
         // learns from it (histories, correction history) and the hash table entry.
         if moves_searched == 0 {
             // Without the excluded move there is nothing else: the move is singular.
@@ -455,68 +443,6 @@ impl Searcher<'_> {
             bound,
         );
         best_score
-    }
-
-    /// ProbCut (the step before the moves; `evals` are the raw and the corrected static
-    /// evaluation): the captures that win enough material by SEE are
-    /// tried against `beta + PROBCUT_MARGIN`, first by a quiescence search, then by a
-    /// search `PROBCUT_REDUCTION` plies shallower; the first that holds cuts the node, and
-    /// is stored as a lower bound at the depth it was searched to. Skipped when the table
-    /// already knows, from deep enough, that this node stays below that bound.
-    fn probcut(
-        &mut self,
-        entry: Option<TtEntry>,
-        beta: i32,
-        (raw_eval, static_eval): (i32, i32),
-        depth: i32,
-        ply: usize,
-    ) -> Option<i32> {
-        let probcut_beta = beta + PROBCUT_MARGIN;
-        let probcut_depth = depth - PROBCUT_REDUCTION;
-        if let Some(e) = entry
-            && e.depth >= probcut_depth
-            && score::from_tt(e.score, ply) < probcut_beta
-        {
-            return None;
-        }
-        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, hash_move);
-        while let Some(m) = picker.next(&self.pos, self.histories) {
-            // Only captures that win at least the margin still missing.
-            if !see_ge(&self.pos, m, probcut_beta - static_eval) {
-                continue;
-            }
-            let piece = self.pos.piece_on(m.from())?;
-            self.stack[ply].moved = Some(PieceTo { piece, to: m.to() });
-            self.make_move(m);
-            self.nodes += 1;
-            let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
-            if score >= probcut_beta {
-                score = -self.alphabeta(
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                    probcut_depth - 1,
-                    ply + 1,
-                    true,
-                );
-            }
-            self.unmake_move();
-            if self.stopped {
-                return Some(0);
-            }
-            if score >= probcut_beta {
-                self.tt.store(
-                    self.pos.key(),
-                    m,
-                    score::to_tt(score, ply),
-                    raw_eval,
-                    probcut_depth,
-                    Bound::Lower,
-                );
-                return Some(score);
-            }
-        }
-        None
     }
 
     /// Singular extension of the hash move, whose table entry is `e`: is it the only

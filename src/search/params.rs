@@ -26,6 +26,13 @@
 //! after 424 nodes (depth 10, 17,729 nodes without). Then together ProbCut, reductions
 //! of late captures by capture history, and continuation history four plies back:
 //! +10.6 +- 10.3 (2,960 games; stopped at LLR 1.92 of 2.94, the interval above zero).
+//! ProbCut was then taken out again (a capture that beats beta + 200 in a search 4 plies
+//! shallower cut the node, from depth 5): the same build without it scored +12.2 +- 17.4
+//! (1,000 games) and +9.6 +- 19.3 (800 games) against it, and on WAC at 200,000 nodes a
+//! position it solved 252 of 300 against 269 without. Retuned closer to Stockfish's form
+//! (3 plies shallower, the score returned less the margin) it solved 256 and scored
+//! -9.3 +- 22.9 against no ProbCut (560 games); a margin of 300 solved 259 and a start at
+//! depth 8 253. Nothing here earned it a place.
 //! Node-share time management (the soft limit scaled by the best move's share of the root
 //! nodes) measured +15.8 +- 32.8 at 8+0.08 (220 games, on a machine loaded well beyond its
 //! two cores): not enough to keep it; it is not in.
@@ -55,15 +62,6 @@ pub const NMP_DEPTH_DIVISOR: i32 = 3;
 pub const NMP_EVAL_DIVISOR: i32 = 200;
 pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 pub const NMP_VERIFY_DEPTH: i32 = 12;
-
-/// ProbCut: from this depth on, a capture whose search `PROBCUT_REDUCTION` plies shallower
-/// beats beta by `PROBCUT_MARGIN` cuts the node. Its cost in tactics: on WAC at 200 ms a
-/// position the build with it solved 254 and 251 of 300, the same build with ProbCut off
-/// 275 (and the build before the three changes 266 and 261; one loaded machine, same run).
-/// Games kept it (see the header); a wider margin or a later start is the next thing to try.
-pub const PROBCUT_MIN_DEPTH: i32 = 5;
-pub const PROBCUT_MARGIN: i32 = 200;
-pub const PROBCUT_REDUCTION: i32 = 4;
 
 /// Singular extensions: at this depth and more, a hash move whose lower bound was searched
 /// at most `SE_TT_DEPTH_MARGIN` plies shallower is tested for being the only good move: the
