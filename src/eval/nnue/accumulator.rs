@@ -8,6 +8,11 @@
 //! ([`Accumulator::apply`]). The arithmetic wraps in `i16` in both paths; since wrapping
 //! addition is exact modulo 2¹⁶, the incremental values always equal the refreshed ones,
 //! however many moves deep (and a network the trainer wrote never wraps at all).
+//!
+//! Each perspective sees the pieces through its [`View`] (its king bucket and mirror half,
+//! `network.rs`): an update applies a move's changes through the view of the position,
+//! which must be the parent's too; a king move that changes its side's view is handled
+//! by a refresh instead (`stack.rs`).
 
 use super::net::Net;
 use super::network::{HIDDEN, View};
