@@ -79,7 +79,7 @@ impl<const H: usize> Accumulator<H> {
     /// Sets `view`'s perspective of this accumulator to `parent`'s changed by `delta`,
     /// whose pieces that perspective sees through `view` (the same view as the parent's:
     /// a move that changes it needs a refresh instead, see `stack.rs`).
-    #[inline]
+    #[inline(always)]
     pub fn apply(
         &mut self,
         parent: &Accumulator<H>,

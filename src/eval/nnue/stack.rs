@@ -43,7 +43,8 @@ struct Entry<const H: usize> {
     acc: Accumulator<H>,
     /// What the move into this ply changed (nothing at the root).
     delta: Delta,
-    /// Each side's king square in this position (`Color::index`).
+    /// Each side's king square in this position (`Color::index`), followed only when
+    /// the network's inputs depend on it.
     kings: [Square; 2],
     /// Whether each perspective of `acc` holds this ply's values yet.
     computed: [bool; 2],
@@ -68,6 +69,10 @@ pub struct AccumulatorStack<const H: usize = HIDDEN> {
     top: usize,
     kernels: Kernels,
     table: RefreshTable<H>,
+    /// Whether the network of the last `reset` has king buckets or mirroring: if not, the
+    /// kings need not be followed and both perspectives are brought up to date together,
+    /// as before king buckets (the default network's speed depends on it).
+    kings_matter: bool,
 }
 
 impl<const H: usize> Default for AccumulatorStack<H> {
@@ -88,6 +93,7 @@ impl<const H: usize> AccumulatorStack<H> {
             top: 0,
             kernels,
             table: RefreshTable::default(),
+            kings_matter: false,
         }
     }
 
@@ -106,7 +112,10 @@ impl<const H: usize> AccumulatorStack<H> {
         root.acc.refresh(board, net);
         root.kings = Color::ALL.map(|c| board.king_square(c));
         root.computed = [true; 2];
-        self.table.reset(net);
+        self.kings_matter = net.king_buckets().king_dependent();
+        if self.kings_matter {
+            self.table.reset(net);
+        }
     }
 
     /// How many moves (and null moves) the current position is from the root.
@@ -128,8 +137,9 @@ impl<const H: usize> AccumulatorStack<H> {
 
     fn push_delta(&mut self, delta: Delta) {
         debug_assert!(!self.entries.is_empty(), "reset before the first move");
+        let kings_matter = self.kings_matter;
         let mut kings = self.entries[self.top].kings;
-        if let Some((color, to)) = delta.king_move() {
+        if kings_matter && let Some((color, to)) = delta.king_move() {
             kings[color.index()] = to;
         }
         self.top += 1;
@@ -138,7 +148,9 @@ impl<const H: usize> AccumulatorStack<H> {
         }
         let entry = &mut self.entries[self.top];
         entry.delta = delta;
-        entry.kings = kings;
+        if kings_matter {
+            entry.kings = kings;
+        }
         entry.computed = [false; 2];
     }
 
@@ -152,10 +164,37 @@ impl<const H: usize> AccumulatorStack<H> {
     /// The current position's accumulator, brought up to date. `board` is the current
     /// position (a perspective whose king changed its view is refreshed from it).
     pub fn current(&mut self, board: &Board, net: &Net<H>) -> &Accumulator<H> {
-        for perspective in Color::ALL {
-            self.bring_up_to_date(perspective, board, net);
+        debug_assert_eq!(self.kings_matter, net.king_buckets().king_dependent());
+        if self.kings_matter {
+            for perspective in Color::ALL {
+                self.bring_up_to_date(perspective, board, net);
+            }
+        } else {
+            self.update_without_kings(net);
         }
         &self.entries[self.top].acc
+    }
+
+    /// Both perspectives by updates from the nearest computed ancestor, for a network
+    /// whose inputs do not depend on the kings (both perspectives are then always
+    /// computed together, and their views never change).
+    #[inline]
+    fn update_without_kings(&mut self, net: &Net<H>) {
+        let mut computed = self.top;
+        while !self.entries[computed].computed[0] {
+            computed -= 1;
+        }
+        for ply in computed + 1..=self.top {
+            let (done, todo) = self.entries.split_at_mut(ply);
+            let entry = &mut todo[0];
+            for perspective in Color::ALL {
+                let view = View::plain(perspective);
+                entry
+                    .acc
+                    .apply(&done[ply - 1].acc, &entry.delta, view, net, self.kernels);
+            }
+            entry.computed = [true; 2];
+        }
     }
 
     /// Computes one perspective of the current position: by updates from the nearest
