@@ -135,14 +135,15 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
     /// Train an NNUE evaluation network on datagen data and write it in the engine's format
     #[command(
         after_help = "Reads 32-byte bulletformat records or game shards (tarpon datagen output) into memory and trains the \
-network (768 inputs -> hidden x 2 perspectives -> 1 output of 8 buckets chosen by the piece count, SCReLU) with Adam on the squared error between \
+network (768 inputs, or 768 per king bucket with --king-buckets, -> hidden x 2 perspectives -> 1 output of 8 buckets chosen by the piece count, SCReLU) with Adam on the squared error between \
 sigmoid(output * 400 / scale) and the target lambda * result + (1 - lambda) * sigmoid(score / scale), \
 the scale fitted to the data's scores and results unless --scale gives it. Each epoch shuffles all positions; the learning rate drops to a tenth after --lr-drop. Writes the \
 quantised network to --output at the end and, with --checkpoint-dir, a checkpoint and a network \
 after every epoch. See docs/nnue.md.\n\n\
 Examples:\n  tarpon train data.bin --output net.nnue\n  \
 tarpon train a.bin b.bin --validation held-out.bin --epochs 15 --lambda 0.3 --output net.nnue --checkpoint-dir ckpt\n  \
-tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume ckpt/epoch-007.ckpt"
+tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume ckpt/epoch-007.ckpt\n  \
+tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule cosine"
     )]
     Train {
         /// Data files: tarpon datagen output, game shards (their trainable positions) or 32-byte bulletformat records
@@ -196,9 +197,15 @@ tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume 
         /// Read at most this many records of the training files
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
-        /// Show each training position mirrored left to right (a1 <-> h1) half the time, at random
+        /// Show each training position mirrored left to right (a1 <-> h1) half the time, at random (not with mirrored king buckets, which see both alike)
         #[arg(long)]
         mirror: bool,
+        /// King input buckets: none (version 2 inputs), or a mirrored layout of 1, 4, 8, 16 or 32 buckets (see docs/nnue.md)
+        #[arg(long, value_name = "LAYOUT", default_value = "none", value_parser = tarpon::learn::train::king_layouts::named)]
+        king_buckets: tarpon::eval::nnue::network::KingBuckets,
+        /// How the learning rate falls: step (a tenth after --lr-drop) or cosine (a half cosine wave down to a hundredth)
+        #[arg(long, value_name = "SCHEDULE", default_value = "step")]
+        lr_schedule: tarpon::learn::train::Schedule,
     },
     /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
     #[command(
@@ -533,6 +540,8 @@ fn main() -> ExitCode {
             max_score,
             max_positions,
             mirror,
+            king_buckets,
+            lr_schedule,
         }) => exit_status(tarpon::learn::train::run(&tarpon::learn::train::Options {
             files,
             validation,
@@ -552,6 +561,8 @@ fn main() -> ExitCode {
             max_score,
             max_positions,
             mirror,
+            king_buckets,
+            lr_schedule,
         })),
         Some(Command::Convert {
             inputs,

@@ -16,9 +16,10 @@ use std::time::Duration;
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
 use tarpon::chess::{Board, Color, Move, MoveKind, PieceType, Position, fen};
 use tarpon::eval::EVAL_LIMIT;
-use tarpon::eval::nnue::network::{HIDDEN, Network, NetworkError};
+use tarpon::eval::nnue::network::{HIDDEN, KingBucketError, Network, NetworkError};
 use tarpon::eval::nnue::simd::{Kernels, Lanes, MAX_OUTPUT_WEIGHT};
 use tarpon::eval::nnue::{Accumulator, AccumulatorStack, EMBEDDED_NAME, LoadError, Net};
+use tarpon::learn::train::king_layouts;
 use tarpon::search::history::Histories;
 use tarpon::search::timeman::Limits;
 use tarpon::search::tt::TranspositionTable;
@@ -26,6 +27,13 @@ use tarpon::search::{SearchControl, SearchOptions, SearchResult, think};
 
 fn random_net(seed: u64) -> Net {
     Net::from_network(&Network::random(seed), "random").expect("a random network is valid")
+}
+
+/// A random network of `H` neurons with the king buckets of trainer layout `layout`.
+fn random_bucketed_net<const H: usize>(seed: u64, layout: &str) -> Net<H> {
+    let kings = king_layouts::named(layout).unwrap();
+    Net::from_network(&Network::random_shaped(seed, H, kings), "random")
+        .expect("a random network is valid")
 }
 
 // --- Incremental updates ------------------------------------------------------------------
@@ -45,18 +53,22 @@ struct Stats {
     under_promotions: usize,
     null_moves: usize,
     unmakes: usize,
+    /// King moves that took the king to another bucket, or across the d/e file boundary
+    /// (of the network's king buckets, if it has any).
+    bucket_changes: usize,
+    file_crossings: usize,
 }
 
 /// A position and its accumulator stack, moved in step as the search moves them.
-struct Line<'a> {
+struct Line<'a, const H: usize> {
     pos: Position,
-    stack: AccumulatorStack,
-    net: &'a Net,
+    stack: AccumulatorStack<H>,
+    net: &'a Net<H>,
     stats: &'a mut Stats,
 }
 
-impl<'a> Line<'a> {
-    fn new(pos: Position, net: &'a Net, kernels: Kernels, stats: &'a mut Stats) -> Line<'a> {
+impl<'a, const H: usize> Line<'a, H> {
+    fn new(pos: Position, net: &'a Net<H>, kernels: Kernels, stats: &'a mut Stats) -> Line<'a, H> {
         let mut stack = AccumulatorStack::with_kernels(kernels);
         stack.reset(&pos, net);
         Line {
@@ -91,6 +103,18 @@ impl<'a> Line<'a> {
         if m.kind() != MoveKind::Castling && self.pos.piece_on(m.to()).is_some() {
             s.captures += 1;
         }
+        let us = self.pos.side_to_move();
+        let king = self.pos.king_square(us);
+        if m.from() == king {
+            let to = match m.kind() {
+                MoveKind::Castling => self.pos.castling_destinations(m.from(), m.to()).0,
+                _ => m.to(),
+            };
+            let kings = self.net.king_buckets();
+            let bucket = |sq| kings.view(us, sq).slot() / 2;
+            s.bucket_changes += usize::from(bucket(king) != bucket(to));
+            s.file_crossings += usize::from((king.file() >= 4) != (to.file() >= 4));
+        }
         self.stack.push(&self.pos, m);
         self.pos.make(m);
     }
@@ -112,7 +136,7 @@ impl<'a> Line<'a> {
     fn check(&mut self) {
         self.stats.checks += 1;
         let want = Accumulator::from_board(&self.pos, self.net);
-        let got = self.stack.current(self.net);
+        let got = self.stack.current(&self.pos, self.net);
         if *got != want {
             let moves: Vec<String> = self.pos.moves_played().map(|m| format!("{m:?}")).collect();
             panic!(
@@ -133,9 +157,20 @@ impl<'a> Line<'a> {
 /// A random legal move that favours the moves the test is about: castling, en passant
 /// and promotions whenever there are any, and captures often.
 fn choose(rng: &mut Rng, board: &Board) -> Option<Move> {
+    choose_walking(rng, board, 0)
+}
+
+/// [`choose`], but a king move `king_walks` percent of the time when there is one, so
+/// that kings wander across the board (and its king buckets).
+fn choose_walking(rng: &mut Rng, board: &Board, king_walks: usize) -> Option<Move> {
     let moves = legal_moves(board);
     if moves.is_empty() {
         return None;
+    }
+    let king = board.king_square(board.side_to_move());
+    let king_moves: Vec<Move> = moves.iter().copied().filter(|m| m.from() == king).collect();
+    if !king_moves.is_empty() && rng.chance(king_walks) {
+        return Some(*rng.pick(&king_moves));
     }
     let special: Vec<Move> = moves
         .iter()
@@ -154,14 +189,14 @@ fn choose(rng: &mut Rng, board: &Board) -> Option<Move> {
 
 /// A small search-like tree below the current position: moves and null moves nested
 /// `depth` deep, checked at some nodes only, so that updates also run over several plies.
-fn tree(line: &mut Line, rng: &mut Rng, depth: usize) {
+fn tree<const H: usize>(line: &mut Line<H>, rng: &mut Rng, depth: usize, king_walks: usize) {
     if depth == 0 {
         return;
     }
     for _ in 0..2 {
         if !line.pos.in_check() && rng.chance(15) {
             line.make_null();
-        } else if let Some(m) = choose(rng, &line.pos) {
+        } else if let Some(m) = choose_walking(rng, &line.pos, king_walks) {
             line.make(m);
         } else {
             return;
@@ -169,7 +204,7 @@ fn tree(line: &mut Line, rng: &mut Rng, depth: usize) {
         if rng.chance(50) {
             line.check();
         }
-        tree(line, rng, depth - 1);
+        tree(line, rng, depth - 1, king_walks);
         line.unmake();
         if rng.chance(30) {
             line.check();
@@ -179,12 +214,14 @@ fn tree(line: &mut Line, rng: &mut Rng, depth: usize) {
 
 /// A random game from `fen` of at most `plies` plies (null moves sometimes among them),
 /// with trees below some positions, then taken back move by move to the root.
-fn play_game(
+#[allow(clippy::too_many_arguments)]
+fn play_game<const H: usize>(
     fen: &str,
     chess960: bool,
     plies: usize,
-    net: &Net,
+    net: &Net<H>,
     kernels: Kernels,
+    king_walks: usize,
     rng: &mut Rng,
     stats: &mut Stats,
 ) {
@@ -194,11 +231,11 @@ fn play_game(
     line.check();
     for _ in 0..plies {
         if rng.chance(15) {
-            tree(&mut line, rng, 3);
+            tree(&mut line, rng, 3, king_walks);
         }
         if !line.pos.in_check() && rng.chance(4) {
             line.make_null();
-        } else if let Some(m) = choose(rng, &line.pos) {
+        } else if let Some(m) = choose_walking(rng, &line.pos, king_walks) {
             line.make(m);
         } else {
             break;
@@ -232,12 +269,13 @@ fn incremental_accumulators_equal_a_refresh_after_every_move() {
                 120,
                 &net,
                 kernels,
+                0,
                 &mut rng,
                 &mut stats,
             );
         }
         for (text, chess960) in &positions {
-            play_game(text, *chess960, 60, &net, kernels, &mut rng, &mut stats);
+            play_game(text, *chess960, 60, &net, kernels, 0, &mut rng, &mut stats);
         }
         eprintln!("{}: {stats:?}", kernels.name());
         assert!(stats.games >= 1000, "{stats:?}");
@@ -250,6 +288,104 @@ fn incremental_accumulators_equal_a_refresh_after_every_move() {
         assert!(stats.under_promotions >= 300, "{stats:?}");
         assert!(stats.null_moves >= 1000, "{stats:?}");
     }
+}
+
+/// Random games with kings walking often, with a network of `H` neurons: every stack
+/// accumulator checked against a refresh from scratch. Returns what the games went through.
+fn walk_kings<const H: usize>(net: &Net<H>, games: usize, kernels: Kernels, seed: u64) -> Stats {
+    let mut stats = Stats::default();
+    let mut rng = Rng::new(seed);
+    let positions = perft_positions();
+    for game in 0..games {
+        // The start position, and the perft suites' positions (castling rights both ways,
+        // Chess960, en passant, promotions about to happen).
+        let (text, chess960) = if game % 3 == 0 {
+            (fen::START_FEN.to_string(), false)
+        } else {
+            positions[rng.below(positions.len())].clone()
+        };
+        play_game(&text, chess960, 100, net, kernels, 30, &mut rng, &mut stats);
+    }
+    stats
+}
+
+#[test]
+fn incremental_accumulators_with_king_buckets_equal_a_refresh_after_every_move() {
+    // 512 neurons (the width the next network is to have, whatever this build embeds),
+    // sixteen mirrored king buckets, every set of kernels.
+    let net = random_bucketed_net::<512>(0x4B1D, "16");
+    assert_eq!(net.king_buckets().count(), 16);
+    for kernels in Kernels::available() {
+        let stats = walk_kings(&net, 300, kernels, 0x5EED_0001);
+        eprintln!("{}: {stats:?}", kernels.name());
+        assert!(stats.checks >= 15_000, "{stats:?}");
+        assert!(stats.bucket_changes >= 2_000, "{stats:?}");
+        assert!(stats.file_crossings >= 1_000, "{stats:?}");
+        assert!(stats.castlings >= 100, "{stats:?}");
+        assert!(stats.en_passants >= 20, "{stats:?}");
+        assert!(stats.promotions >= 100, "{stats:?}");
+        assert!(stats.null_moves >= 500, "{stats:?}");
+    }
+    // The other layouts, the width of this build.
+    for layout in ["1", "4", "8", "32"] {
+        let net = random_bucketed_net::<HIDDEN>(7, layout);
+        let stats = walk_kings(&net, 60, Kernels::best(), 0x5EED_0002);
+        assert!(stats.file_crossings >= 200, "{layout}: {stats:?}");
+    }
+}
+
+#[test]
+fn incremental_accumulators_of_the_embedded_network_equal_a_refresh_with_kings_walking() {
+    let net = Net::embedded();
+    let stats = walk_kings(&net, 150, Kernels::best(), 0x5EED_0003);
+    assert!(stats.checks >= 8_000, "{stats:?}");
+    assert!(stats.file_crossings >= 500, "{stats:?}");
+}
+
+/// `text` reflected left to right (a1 <-> h1), without castling rights or en passant
+/// square.
+fn mirror_fen(text: &str) -> String {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let ranks: Vec<String> = fields[0]
+        .split('/')
+        .map(|rank| rank.chars().rev().collect())
+        .collect();
+    format!("{} {} - - 0 1", ranks.join("/"), fields[1])
+}
+
+#[test]
+fn with_mirrored_king_buckets_a_position_and_its_mirror_image_are_the_same_to_the_network() {
+    let net = random_bucketed_net::<HIDDEN>(21, "8");
+    let mut differ = 0;
+    let mut scores = Vec::new();
+    for text in sample_positions() {
+        let plain = fen::to_fen(&fen::parse(&mirror_fen(&mirror_fen(&text)), false).unwrap());
+        let board = fen::parse(&plain, false).unwrap();
+        let mirror = fen::parse(&mirror_fen(&plain), false).unwrap();
+        assert_eq!(
+            Accumulator::from_board(&board, &net),
+            Accumulator::from_board(&mirror, &net),
+            "{plain}"
+        );
+        let score = net.evaluate(&board);
+        assert_eq!(score, net.evaluate(&mirror), "{plain}");
+        scores.push(score);
+        // A network without mirroring tells them apart (so the test can fail).
+        let unmirrored = random_net(21);
+        differ += usize::from(unmirrored.evaluate(&board) != unmirrored.evaluate(&mirror));
+    }
+    assert_spread(&scores);
+    assert!(differ * 2 > scores.len(), "{differ} of {}", scores.len());
+}
+
+#[test]
+fn colour_flip_gives_the_same_score_with_king_buckets() {
+    let net = random_bucketed_net::<HIDDEN>(22, "16");
+    let scores: Vec<i32> = perft_positions()
+        .iter()
+        .map(|(text, chess960)| check_symmetry(&net, text, *chess960))
+        .collect();
+    assert_spread(&scores);
 }
 
 #[test]
@@ -367,7 +503,7 @@ fn vector_and_portable_kernels_agree_on_real_positions() {
             for &m in &moves {
                 line.make(m);
                 seen.push((
-                    line.stack.current(&net).clone(),
+                    line.stack.current(&line.pos, &net).clone(),
                     line.stack.evaluate(&line.pos, &net),
                 ));
             }
@@ -387,7 +523,7 @@ fn vector_and_portable_kernels_agree_on_real_positions() {
 
 /// `text` and its colour-flipped mirror: the same accumulators with the perspectives
 /// swapped, and the same score for the side to move. Returns the score.
-fn check_symmetry(net: &Net, text: &str, chess960: bool) -> i32 {
+fn check_symmetry<const H: usize>(net: &Net<H>, text: &str, chess960: bool) -> i32 {
     let board = fen::parse(text, chess960).unwrap_or_else(|e| panic!("{text}: {e}"));
     let flipped_text = flip_fen(text);
     let flipped = fen::parse(&flipped_text, chess960).unwrap_or_else(|e| panic!("{e}"));
@@ -548,6 +684,13 @@ fn eval_file_rejects_bad_files_and_accepts_good_ones() {
     too_large.output_weights[5] = 2000;
     let mut bad_version = good_bytes.clone();
     bad_version[8] = 7;
+    // Version 3's header: a king bucket beyond the count, a header cut short, and a
+    // network of another width (a good file, of a shape this build does not evaluate).
+    let kings = king_layouts::named("4").unwrap();
+    let mut bad_map = Network::random_shaped(12, HIDDEN, kings).to_bytes();
+    bad_map[28 + 9] = 4;
+    bad_map[28 + 14] = 4;
+    let wide = Network::random_shaped(13, 2 * HIDDEN, kings).to_bytes();
     let bad: Vec<(&str, Vec<u8>, String)> = vec![
         (
             "short.nnue",
@@ -567,6 +710,33 @@ fn eval_file_rejects_bad_files_and_accepts_good_ones() {
             "version.nnue",
             bad_version,
             NetworkError::UnsupportedVersion(7).to_string(),
+        ),
+        (
+            "map.nnue",
+            bad_map,
+            NetworkError::KingBuckets(KingBucketError::Bucket {
+                square: 9,
+                bucket: 4,
+                count: 4,
+            })
+            .to_string(),
+        ),
+        (
+            "header.nnue",
+            good_bytes[..60].to_vec(),
+            NetworkError::Truncated {
+                found: 60,
+                header: 92,
+            }
+            .to_string(),
+        ),
+        (
+            "wide.nnue",
+            wide,
+            format!(
+                "network is 768x4 king buckets, mirrored -> {}x2 -> 8, but this build evaluates 768 (any king buckets) -> {HIDDEN}x2 -> 8 networks",
+                2 * HIDDEN
+            ),
         ),
         (
             "weights.nnue",

@@ -10,7 +10,8 @@ use std::path::Path;
 use std::process::{Command, Output};
 use tarpon::chess::Position;
 use tarpon::chess::movegen::legal_moves;
-use tarpon::eval::nnue::network::{FILE_SIZE, Network};
+use tarpon::eval::nnue::Net;
+use tarpon::eval::nnue::network::{HIDDEN, Network, OUTPUT_BUCKETS, file_size};
 use tarpon::learn::bulletformat::{self, GameResult};
 
 /// `tarpon train` with `args` (the exit code tells a refusal from a panic).
@@ -80,9 +81,11 @@ fn a_short_run_reports_each_epoch_and_writes_a_network_the_engine_reads() {
         );
     }
     assert!(stdout.contains("600 records, 600 kept"), "{stdout}");
+    // Version 3, without king buckets (the default), which the engine reads.
     let bytes = std::fs::read(&net).unwrap();
-    assert_eq!(bytes.len(), FILE_SIZE);
-    assert!(Network::from_bytes(&bytes).is_ok());
+    assert_eq!(bytes.len(), file_size(HIDDEN, OUTPUT_BUCKETS, 1));
+    assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
+    assert!(Net::<HIDDEN>::from_bytes(&bytes, "net").is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -142,9 +145,14 @@ fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
         std::fs::read(&whole).unwrap()
     );
     // A hidden size of 16 is written with its size in the header, which this build's
-    // engine (256) rejects.
-    let err = Network::from_bytes(&std::fs::read(&whole).unwrap()).unwrap_err();
-    assert!(err.to_string().contains("16 hidden neurons"), "{err}");
+    // engine rejects, naming both shapes.
+    let bytes = std::fs::read(&whole).unwrap();
+    assert!(Network::from_bytes(&bytes).is_ok());
+    let err = Net::<HIDDEN>::from_bytes(&bytes, "whole").unwrap_err();
+    assert!(
+        err.to_string().contains("network is 768 -> 16x2 -> 8"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -188,6 +196,30 @@ fn bad_arguments_and_files_end_with_a_message() {
         (vec![&data, "-o", output, "--epochs", "0"], "--epochs"),
         (vec![&data, "-o", output, "--hidden", "0"], "--hidden"),
         (vec![&data, "-o", output, "--threads", "0"], "--threads"),
+        (
+            vec![&data, "-o", output, "--king-buckets", "5"],
+            "unknown king bucket layout",
+        ),
+        (
+            vec![&data, "-o", output, "--king-buckets", "4", "--mirror"],
+            "--mirror does nothing",
+        ),
+        (
+            vec![&data, "-o", output, "--lr-schedule", "linear"],
+            "unknown learning-rate schedule",
+        ),
+        (
+            vec![
+                &data,
+                "-o",
+                output,
+                "--lr-schedule",
+                "cosine",
+                "--lr-drop",
+                "2",
+            ],
+            "--lr-drop",
+        ),
         (
             vec![&data, "-o", output, "--batch-size", "x"],
             "--batch-size",

@@ -8,47 +8,55 @@
 //! ([`Accumulator::apply`]). The arithmetic wraps in `i16` in both paths; since wrapping
 //! addition is exact modulo 2¹⁶, the incremental values always equal the refreshed ones,
 //! however many moves deep (and a network the trainer wrote never wraps at all).
+//!
+//! Each perspective sees the pieces through its [`View`] (its king bucket and mirror half,
+//! `network.rs`): an update applies a move's changes through the view of the position,
+//! which must be the parent's too; a king move that changes its side's view is handled
+//! by a refresh instead (`stack.rs`).
 
 use super::net::Net;
-use super::network::{HIDDEN, feature_index};
+use super::network::{HIDDEN, View};
 use super::simd::{Kernels, Lanes};
-use crate::chess::{Board, Color, Move, MoveKind, Piece, Square};
+use crate::chess::{Board, Color, Move, MoveKind, Piece, PieceType, Square};
 
-/// The accumulator of one position: White's perspective, then Black's (`Color::index`).
-/// Aligned to a cache line, like the weight columns it is added to.
+/// The accumulator of one position: White's perspective, then Black's (`Color::index`),
+/// `H` values each. Aligned to a cache line, like the weight columns it is added to.
 #[repr(C, align(64))]
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Accumulator {
-    values: [Lanes; 2],
+pub struct Accumulator<const H: usize = HIDDEN> {
+    values: [Lanes<H>; 2],
 }
 
-impl Default for Accumulator {
+impl<const H: usize> Default for Accumulator<H> {
     fn default() -> Self {
         Accumulator {
-            values: [[0; HIDDEN]; 2],
+            values: [[0; H]; 2],
         }
     }
 }
 
-impl Accumulator {
+impl<const H: usize> Accumulator<H> {
     /// The accumulator of `board`, computed from scratch.
-    pub fn from_board(board: &Board, net: &Net) -> Accumulator {
+    pub fn from_board(board: &Board, net: &Net<H>) -> Accumulator<H> {
         let mut acc = Accumulator::default();
         acc.refresh(board, net);
         acc
     }
 
-    /// Recomputes the values from scratch: the biases plus one column per piece. Plain
-    /// loops on purpose: this is the reference the incremental updates are tested
-    /// against, and it runs only at the root of a search.
-    pub fn refresh(&mut self, board: &Board, net: &Net) {
+    /// Recomputes the values from scratch: the biases plus one column per piece, each
+    /// perspective through the view its own king selects. Plain loops on purpose: this
+    /// is the reference the incremental updates are tested against, and it runs only at
+    /// the root of a search.
+    pub fn refresh(&mut self, board: &Board, net: &Net<H>) {
         for perspective in Color::ALL {
+            let view = net
+                .king_buckets()
+                .view(perspective, board.king_square(perspective));
             let values = &mut self.values[perspective.index()];
             values.copy_from_slice(net.biases());
             for sq in board.occupied() {
                 let piece = board.piece_on(sq).expect("an occupied square has a piece");
-                let column =
-                    net.column(feature_index(perspective, piece.color(), piece.kind(), sq));
+                let column = net.column(view.index(piece.color(), piece.kind(), sq));
                 for (v, w) in values.iter_mut().zip(column) {
                     *v = v.wrapping_add(*w);
                 }
@@ -58,32 +66,45 @@ impl Accumulator {
 
     /// The values of one perspective.
     #[inline(always)]
-    pub fn perspective(&self, color: Color) -> &Lanes {
+    pub fn perspective(&self, color: Color) -> &Lanes<H> {
         &self.values[color.index()]
     }
 
-    /// Sets this accumulator to `parent`'s changed by `delta`.
-    #[inline]
-    pub fn apply(&mut self, parent: &Accumulator, delta: &Delta, net: &Net, kernels: Kernels) {
-        for perspective in Color::ALL {
-            let p = perspective.index();
-            let column = |&(piece, sq): &(Piece, Square)| {
-                net.column(feature_index(perspective, piece.color(), piece.kind(), sq))
-            };
-            let (dst, src) = (&mut self.values[p], &parent.values[p]);
-            let (a, r) = (&delta.added, &delta.removed);
-            match (delta.added_count, delta.removed_count) {
-                (0, 0) => kernels.update(dst, src, [], []),
-                (1, 1) => kernels.update(dst, src, [column(&a[0])], [column(&r[0])]),
-                (1, 2) => kernels.update(dst, src, [column(&a[0])], [column(&r[0]), column(&r[1])]),
-                (2, 2) => kernels.update(
-                    dst,
-                    src,
-                    [column(&a[0]), column(&a[1])],
-                    [column(&r[0]), column(&r[1])],
-                ),
-                counts => unreachable!("no move changes features {counts:?}"),
-            }
+    /// The values of one perspective, to be written.
+    #[inline(always)]
+    pub fn perspective_mut(&mut self, color: Color) -> &mut Lanes<H> {
+        &mut self.values[color.index()]
+    }
+
+    /// Sets `view`'s perspective of this accumulator to `parent`'s changed by `delta`,
+    /// whose pieces that perspective sees through `view` (the same view as the parent's:
+    /// a move that changes it needs a refresh instead, see `stack.rs`).
+    #[inline(always)]
+    pub fn apply(
+        &mut self,
+        parent: &Accumulator<H>,
+        delta: &Delta,
+        view: View,
+        net: &Net<H>,
+        kernels: Kernels,
+    ) {
+        let p = view.perspective().index();
+        let column = |&(piece, sq): &(Piece, Square)| {
+            net.column(view.index(piece.color(), piece.kind(), sq))
+        };
+        let (dst, src) = (&mut self.values[p], &parent.values[p]);
+        let (a, r) = (&delta.added, &delta.removed);
+        match (delta.added_count, delta.removed_count) {
+            (0, 0) => kernels.update(dst, src, [], []),
+            (1, 1) => kernels.update(dst, src, [column(&a[0])], [column(&r[0])]),
+            (1, 2) => kernels.update(dst, src, [column(&a[0])], [column(&r[0]), column(&r[1])]),
+            (2, 2) => kernels.update(
+                dst,
+                src,
+                [column(&a[0]), column(&a[1])],
+                [column(&r[0]), column(&r[1])],
+            ),
+            counts => unreachable!("no move changes features {counts:?}"),
         }
     }
 }
@@ -116,6 +137,14 @@ impl Delta {
     fn remove(&mut self, piece: Piece, sq: Square) {
         self.removed[self.removed_count as usize] = (piece, sq);
         self.removed_count += 1;
+    }
+
+    /// The side and destination of the king this change moves, if it moves one (the
+    /// first piece added is the moving piece, castling's king included).
+    #[inline(always)]
+    pub fn king_move(&self) -> Option<(Color, Square)> {
+        let (piece, to) = self.added[0];
+        (self.added_count > 0 && piece.kind() == PieceType::King).then_some((piece.color(), to))
     }
 
     /// The changes of legal move `m` on `board`, the board *before* the move (the moved

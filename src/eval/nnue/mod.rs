@@ -1,10 +1,11 @@
 //! NNUE: an efficiently updatable neural-network evaluation.
 //!
-//! - [`network`]: the architecture, the quantisation and the file format (the contract
-//!   with the trainer).
+//! - [`network`]: the architecture (king input buckets included), the quantisation and
+//!   the file format (the contract with the trainer).
 //! - [`net`]: a network laid out for evaluation; the embedded default and `EvalFile`.
 //! - [`accumulator`]: the hidden layer's values of a position, and what a move changes.
-//! - [`stack`]: one accumulator per ply of the search's line, updated lazily.
+//! - [`stack`]: one accumulator per ply of the search's line, updated lazily, and the
+//!   refresh table for king moves that change a perspective's inputs.
 //! - [`simd`]: the inner loops, portable, AVX2 and AVX-512, chosen at run time.
 //!
 //! The search evaluates with NNUE when `SearchOptions::nnue` holds a network (the UCI

@@ -8,7 +8,8 @@
 
 use super::accumulator::Accumulator;
 use super::network::{
-    FILE_SIZE, HIDDEN, INPUTS, Network, NetworkError, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
+    HIDDEN, Header, INPUTS, KingBuckets, MAX_INPUT_BUCKETS, Network, NetworkError, OUTPUT_BUCKETS,
+    QA, QB, SCALE, file_size, output_bucket,
 };
 use super::simd::{Kernels, Lanes, MAX_OUTPUT_WEIGHT};
 use crate::chess::{Board, Color};
@@ -18,24 +19,30 @@ use std::sync::{Arc, OnceLock};
 /// The name of the embedded network, as the `EvalFile` option shows it (and accepts it).
 pub const EMBEDDED_NAME: &str = "<embedded>";
 
-/// The default network, compiled into the binary so that a fresh build plays with it.
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../nets/default.nnue");
+/// The default network, compiled into the binary so that a fresh build plays with it:
+/// `nets/default.nnue`, or the file `TARPON_NET` named at build time (see `build.rs`).
+static EMBEDDED_BYTES: &[u8] = include_bytes!(env!("TARPON_EMBEDDED_NET"));
 
 /// Lanes on a 64-byte boundary.
 #[repr(C, align(64))]
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Column(pub Lanes);
+pub struct Column<const H: usize = HIDDEN>(pub Lanes<H>);
 
-/// A network ready to evaluate with. Search threads share one through an `Arc`.
+/// A network ready to evaluate with, of `H` hidden neurons: the search uses
+/// [`HIDDEN`], the embedded network's width; the tests also build networks of other widths.
+/// Search threads share one through an `Arc`.
 #[derive(Debug)]
-pub struct Net {
-    /// `INPUTS` columns: the weights of feature `f` into each hidden neuron.
-    columns: Vec<Column>,
-    biases: Column,
+pub struct Net<const H: usize = HIDDEN> {
+    /// One column per input (`king_buckets.inputs()` of them): the weights of input `f`
+    /// into each hidden neuron.
+    columns: Vec<Column<H>>,
+    biases: Column<H>,
     /// Each output bucket's weights: the side to move's half, then the other side's.
-    output: Vec<[Column; 2]>,
+    output: Vec<[Column<H>; 2]>,
     /// Each output bucket's bias.
     output_biases: Vec<i32>,
+    /// Which inputs each king square selects.
+    king_buckets: KingBuckets,
     /// Where it came from: [`EMBEDDED_NAME`] or the file's path.
     name: String,
 }
@@ -74,10 +81,28 @@ impl From<NetworkError> for LoadError {
     }
 }
 
-impl Net {
-    /// Lays out `network` for the kernels, after checking its output weights. `name` says
-    /// where it came from.
-    pub fn from_network(network: &Network, name: &str) -> Result<Net, LoadError> {
+impl<const H: usize> Net<H> {
+    /// The shape this build evaluates, in words, for messages.
+    fn expected_shape() -> String {
+        format!("{INPUTS} (any king buckets) -> {H}x2 -> {OUTPUT_BUCKETS}")
+    }
+
+    /// Whether a network of this header can be laid out for `H` neurons.
+    fn check_shape(header: &Header) -> Result<(), NetworkError> {
+        if header.hidden == H && header.output_buckets == OUTPUT_BUCKETS {
+            Ok(())
+        } else {
+            Err(NetworkError::WrongShape {
+                found: header.shape(),
+                expected: Self::expected_shape(),
+            })
+        }
+    }
+
+    /// Lays out `network` for the kernels, after checking its shape and output weights.
+    /// `name` says where it came from.
+    pub fn from_network(network: &Network, name: &str) -> Result<Net<H>, LoadError> {
+        Self::check_shape(&network.header())?;
         if let Some((index, &value)) = network
             .output_weights
             .iter()
@@ -86,35 +111,35 @@ impl Net {
         {
             return Err(LoadError::OutputWeight { index, value });
         }
-        let lanes = |values: &[i16]| -> Column {
-            Column(values.try_into().expect("a slice of HIDDEN values"))
+        let lanes = |values: &[i16]| -> Column<H> {
+            Column(values.try_into().expect("a slice of H values"))
         };
         Ok(Net {
-            columns: network
-                .feature_weights
-                .chunks_exact(HIDDEN)
-                .map(lanes)
-                .collect(),
+            columns: network.feature_weights.chunks_exact(H).map(lanes).collect(),
             biases: lanes(&network.hidden_biases),
             output: network
                 .output_weights
-                .chunks_exact(2 * HIDDEN)
-                .map(|w| [lanes(&w[..HIDDEN]), lanes(&w[HIDDEN..])])
+                .chunks_exact(2 * H)
+                .map(|w| [lanes(&w[..H]), lanes(&w[H..])])
                 .collect(),
             output_biases: network.output_biases.clone(),
+            king_buckets: network.king_buckets,
             name: name.to_string(),
         })
     }
 
-    /// Reads a network from file bytes (see `network.rs` for the format).
-    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Net, LoadError> {
+    /// Reads a network from file bytes (see `network.rs` for the format). A file of
+    /// another shape is refused by its header, before its length is looked at.
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Net<H>, LoadError> {
+        Self::check_shape(&Header::parse(bytes)?)?;
         Net::from_network(&Network::from_bytes(bytes)?, name)
     }
 
     /// Reads the network file at `path`. Only a regular file is read (`EvalFile` set to
     /// a device or a pipe, `/dev/zero` or a FIFO, would never end or block the engine),
-    /// and no more of it than a network's size, so a huge file costs nothing either.
-    pub fn load(path: &str) -> Result<Net, LoadError> {
+    /// and no more of it than the largest network of this width, so a huge file costs
+    /// nothing either.
+    pub fn load(path: &str) -> Result<Net<H>, LoadError> {
         use std::io::{Error, ErrorKind, Read};
         // Looked at before opening: opening a FIFO blocks until something writes to it.
         let metadata = std::fs::metadata(path).map_err(LoadError::Read)?;
@@ -123,56 +148,41 @@ impl Net {
             return Err(LoadError::Read(e));
         }
         let file = std::fs::File::open(path).map_err(LoadError::Read)?;
-        let mut bytes = Vec::with_capacity(FILE_SIZE + 1);
-        file.take(FILE_SIZE as u64 + 1)
+        let limit = file_size(H, OUTPUT_BUCKETS, MAX_INPUT_BUCKETS) as u64 + 1;
+        let mut bytes = Vec::new();
+        file.take(limit)
             .read_to_end(&mut bytes)
             .map_err(LoadError::Read)?;
-        match Network::from_bytes(&bytes) {
+        match Net::from_bytes(&bytes, path) {
             // Only part of a long file was read: report the whole file's length.
-            Err(NetworkError::WrongLength { expected, .. }) => {
+            Err(LoadError::Format(NetworkError::WrongLength { expected, .. })) => {
                 Err(LoadError::Format(NetworkError::WrongLength {
                     expected,
                     found: usize::try_from(metadata.len()).unwrap_or(usize::MAX),
                 }))
             }
-            network => Net::from_network(&network?, path),
+            net => net,
         }
-    }
-
-    /// The network a name gives (`EvalFile`, `datagen --nnue`): the embedded one for
-    /// [`EMBEDDED_NAME`], otherwise the file at that path ([`Net::load`]).
-    pub fn named(name: &str) -> Result<Arc<Net>, LoadError> {
-        if name == EMBEDDED_NAME {
-            Ok(Net::embedded())
-        } else {
-            Net::load(name).map(Arc::new)
-        }
-    }
-
-    /// The network embedded in the binary (`nets/default.nnue`), read on first use.
-    pub fn embedded() -> Arc<Net> {
-        static EMBEDDED: OnceLock<Arc<Net>> = OnceLock::new();
-        EMBEDDED
-            .get_or_init(|| {
-                let net = Net::from_bytes(EMBEDDED_BYTES, EMBEDDED_NAME);
-                Arc::new(net.expect("the embedded network is valid (the tests read it)"))
-            })
-            .clone()
     }
 
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    /// The weights of input feature `feature` (`network::feature_index`).
+    /// Which inputs each king square selects.
     #[inline(always)]
-    pub fn column(&self, feature: usize) -> &Lanes {
-        debug_assert!(feature < INPUTS);
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.king_buckets
+    }
+
+    /// The weights of input `feature` (`View::index`).
+    #[inline(always)]
+    pub fn column(&self, feature: usize) -> &Lanes<H> {
         &self.columns[feature].0
     }
 
     /// Every accumulator starts from these.
-    pub fn biases(&self) -> &Lanes {
+    pub fn biases(&self) -> &Lanes<H> {
         &self.biases.0
     }
 
@@ -181,7 +191,13 @@ impl Net {
     /// `network.rs`, held within the evaluation's limits (a position is never scored like
     /// a mate or a tablebase win).
     #[inline]
-    pub fn output(&self, acc: &Accumulator, side: Color, bucket: usize, kernels: Kernels) -> i32 {
+    pub fn output(
+        &self,
+        acc: &Accumulator<H>,
+        side: Color,
+        bucket: usize,
+        kernels: Kernels,
+    ) -> i32 {
         let [w_us, w_them] = &self.output[bucket];
         let sum = kernels.output(
             acc.perspective(side),
@@ -201,7 +217,7 @@ impl Net {
     /// the output of the position's bucket, shrunk as the fifty-move counter runs up (the
     /// network cannot see the counter; the hand-crafted evaluation shrinks the same way).
     #[inline]
-    pub fn score(&self, acc: &Accumulator, board: &Board, kernels: Kernels) -> i32 {
+    pub fn score(&self, acc: &Accumulator<H>, board: &Board, kernels: Kernels) -> i32 {
         let bucket = output_bucket(board.occupied().count() as usize, OUTPUT_BUCKETS);
         let out = self.output(acc, board.side_to_move(), bucket, kernels);
         fifty_move_scaled(out, board)
@@ -223,24 +239,46 @@ impl Net {
     }
 }
 
+impl Net {
+    /// The network a name gives (`EvalFile`, `datagen --nnue`): the embedded one for
+    /// [`EMBEDDED_NAME`], otherwise the file at that path ([`Net::load`]).
+    pub fn named(name: &str) -> Result<Arc<Net>, LoadError> {
+        if name == EMBEDDED_NAME {
+            Ok(Net::embedded())
+        } else {
+            Net::load(name).map(Arc::new)
+        }
+    }
+
+    /// The network embedded in the binary, read on first use.
+    pub fn embedded() -> Arc<Net> {
+        static EMBEDDED: OnceLock<Arc<Net>> = OnceLock::new();
+        EMBEDDED
+            .get_or_init(|| {
+                let net = Net::from_bytes(EMBEDDED_BYTES, EMBEDDED_NAME);
+                Arc::new(net.expect("the embedded network is valid (the tests read it)"))
+            })
+            .clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::fen;
+    use crate::eval::nnue::network::INPUT_BUCKETS;
 
     #[test]
     fn the_embedded_network_is_valid() {
         let net = Net::embedded();
         assert_eq!(net.name(), EMBEDDED_NAME);
-        assert_eq!(
-            Net::from_bytes(EMBEDDED_BYTES, "x").unwrap().columns.len(),
-            INPUTS
-        );
+        let again: Net = Net::from_bytes(EMBEDDED_BYTES, "x").unwrap();
+        assert_eq!(again.columns.len(), INPUT_BUCKETS * INPUTS);
     }
 
     #[test]
     fn columns_are_aligned_to_cache_lines() {
-        let net = Net::from_network(&Network::random(1), "random").unwrap();
+        let net: Net = Net::from_network(&Network::random(1), "random").unwrap();
         for f in [0, 1, 383, INPUTS - 1] {
             assert_eq!(net.column(f).as_ptr() as usize % 64, 0);
         }
@@ -255,21 +293,22 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tarpon-net-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let dir_text = dir.to_str().unwrap();
-        let e = Net::load(dir_text).unwrap_err();
+        let e = Net::<HIDDEN>::load(dir_text).unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
         let mut bytes = Network::random(4).to_bytes();
+        let size = bytes.len();
         let good = dir.join("good.nnue");
         std::fs::write(&good, &bytes).unwrap();
-        let net = Net::load(good.to_str().unwrap()).unwrap();
+        let net = Net::<HIDDEN>::load(good.to_str().unwrap()).unwrap();
         assert_eq!(net.name(), good.to_str().unwrap());
         // Longer than a network: refused with the file's true length.
         bytes.extend_from_slice(&[0; 5000]);
         let long = dir.join("long.nnue");
         std::fs::write(&long, &bytes).unwrap();
-        let e = Net::load(long.to_str().unwrap()).unwrap_err();
+        let e = Net::<HIDDEN>::load(long.to_str().unwrap()).unwrap_err();
         let want = NetworkError::WrongLength {
-            expected: FILE_SIZE,
-            found: FILE_SIZE + 5000,
+            expected: size,
+            found: size + 5000,
         };
         assert!(matches!(&e, LoadError::Format(f) if *f == want), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
@@ -280,9 +319,9 @@ mod tests {
         let mut network = Network::random(2);
         network.output_weights[3000] = MAX_OUTPUT_WEIGHT;
         network.output_weights[3001] = -MAX_OUTPUT_WEIGHT;
-        assert!(Net::from_network(&network, "edge").is_ok());
+        assert!(Net::<HIDDEN>::from_network(&network, "edge").is_ok());
         network.output_weights[3001] = -MAX_OUTPUT_WEIGHT - 1;
-        let e = Net::from_network(&network, "too big").unwrap_err();
+        let e = Net::<HIDDEN>::from_network(&network, "too big").unwrap_err();
         assert!(
             matches!(
                 e,
@@ -310,7 +349,7 @@ mod tests {
             network.output_weights[(2 * b + 1) * HIDDEN + 7] = -50;
             network.output_biases[b] = 5000 + 300 * b as i32;
         }
-        let net = Net::from_network(&network, "hand-made").unwrap();
+        let net = Net::<HIDDEN>::from_network(&network, "hand-made").unwrap();
         let want = |b: i32| {
             let sum = 100 * 100 * (90 - 10 * b) + 100 * 100 * -50;
             (sum / QA + 5000 + 300 * b) * SCALE / (QA * QB)

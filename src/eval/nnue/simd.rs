@@ -3,8 +3,9 @@
 //! run time.
 //!
 //! - [`Kernels::update`]: `dst = src + Σ adds − Σ subs`, element by element over one
-//!   perspective's [`HIDDEN`] values. After a move, a child accumulator is its parent plus
-//!   the weight columns of the features that appeared, minus those that disappeared.
+//!   perspective's values (`H` of them, [`HIDDEN`] in the engine). After a move, a child
+//!   accumulator is its parent plus the weight columns of the features that appeared,
+//!   minus those that disappeared.
 //! - [`Kernels::output`]: `Σ clamp(a, 0, QA)² · w` over both perspectives, the integer
 //!   core of the output neuron (see `network.rs` for the formula around it).
 //!
@@ -50,8 +51,11 @@ use std::sync::OnceLock;
 /// clipped activation `a` (`255 · 128 = 32640`; see the module documentation).
 pub const MAX_OUTPUT_WEIGHT: i16 = 128;
 
-/// One perspective's accumulator values, or one feature's weight column.
-pub type Lanes = [i16; HIDDEN];
+/// One perspective's accumulator values, or one feature's weight column: `H` values, the
+/// hidden layer's width, [`HIDDEN`] (the embedded network's) unless said otherwise. The
+/// kernels are generic in the width so that the tests can run networks of other widths;
+/// the engine's search instantiates them for `HIDDEN` only.
+pub type Lanes<const H: usize = HIDDEN> = [i16; H];
 
 /// A set of kernels: the portable ones, or a vector version the CPU was found to support.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -113,12 +117,12 @@ impl Kernels {
     /// move adds and removes at most two features per perspective), so that each
     /// combination gets its own fully unrolled loop.
     #[inline(always)]
-    pub fn update<const A: usize, const S: usize>(
+    pub fn update<const H: usize, const A: usize, const S: usize>(
         self,
-        dst: &mut Lanes,
-        src: &Lanes,
-        adds: [&Lanes; A],
-        subs: [&Lanes; S],
+        dst: &mut Lanes<H>,
+        src: &Lanes<H>,
+        adds: [&Lanes<H>; A],
+        subs: [&Lanes<H>; S],
     ) {
         match self.0 {
             Isa::Portable => portable::update(dst, src, adds, subs),
@@ -138,7 +142,13 @@ impl Kernels {
     /// `w_them`, the `a · w` product formed in an `i16` and everything summed in a wrapping
     /// `i32` (see the module documentation for why nothing is lost).
     #[inline(always)]
-    pub fn output(self, us: &Lanes, w_us: &Lanes, them: &Lanes, w_them: &Lanes) -> i32 {
+    pub fn output<const H: usize>(
+        self,
+        us: &Lanes<H>,
+        w_us: &Lanes<H>,
+        them: &Lanes<H>,
+        w_them: &Lanes<H>,
+    ) -> i32 {
         match self.0 {
             Isa::Portable => portable::output(us, w_us, them, w_them),
             // SAFETY: as in `update`: the value proves the CPU has AVX2.
@@ -156,11 +166,11 @@ impl Kernels {
 mod portable {
     use super::{Lanes, QA};
 
-    pub(super) fn update<const A: usize, const S: usize>(
-        dst: &mut Lanes,
-        src: &Lanes,
-        adds: [&Lanes; A],
-        subs: [&Lanes; S],
+    pub(super) fn update<const H: usize, const A: usize, const S: usize>(
+        dst: &mut Lanes<H>,
+        src: &Lanes<H>,
+        adds: [&Lanes<H>; A],
+        subs: [&Lanes<H>; S],
     ) {
         for (i, out) in dst.iter_mut().enumerate() {
             let mut v = src[i];
@@ -174,11 +184,16 @@ mod portable {
         }
     }
 
-    pub(super) fn output(us: &Lanes, w_us: &Lanes, them: &Lanes, w_them: &Lanes) -> i32 {
+    pub(super) fn output<const H: usize>(
+        us: &Lanes<H>,
+        w_us: &Lanes<H>,
+        them: &Lanes<H>,
+        w_them: &Lanes<H>,
+    ) -> i32 {
         half(us, w_us).wrapping_add(half(them, w_them))
     }
 
-    fn half(acc: &Lanes, weights: &Lanes) -> i32 {
+    fn half<const H: usize>(acc: &Lanes<H>, weights: &Lanes<H>) -> i32 {
         acc.iter().zip(weights).fold(0i32, |sum, (&a, &w)| {
             let a = a.clamp(0, QA as i16);
             // The same 16-bit product as the vector versions (exact for allowed weights).
@@ -191,17 +206,16 @@ mod portable {
 /// AVX2: sixteen `i16` lanes per 256-bit register.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{HIDDEN, Lanes, QA};
+    use super::{Lanes, QA};
     use std::arch::x86_64::*;
 
     const LANES: usize = 16;
-    const _: () = assert!(HIDDEN.is_multiple_of(LANES));
 
     /// One register's worth of `values` from `i`: 16 lanes.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn load(values: &Lanes, i: usize) -> __m256i {
-        assert!(i + LANES <= HIDDEN);
+    fn load<const H: usize>(values: &Lanes<H>, i: usize) -> __m256i {
+        assert!(i + LANES <= H);
         // SAFETY: the assertion keeps the 32 bytes read inside `values` (the compiler
         // removes it, `i` coming from loops bounded by it). The load is unaligned, so the
         // array's alignment does not matter.
@@ -209,13 +223,14 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn update<const A: usize, const S: usize>(
-        dst: &mut Lanes,
-        src: &Lanes,
-        adds: [&Lanes; A],
-        subs: [&Lanes; S],
+    pub(super) fn update<const H: usize, const A: usize, const S: usize>(
+        dst: &mut Lanes<H>,
+        src: &Lanes<H>,
+        adds: [&Lanes<H>; A],
+        subs: [&Lanes<H>; S],
     ) {
-        for i in (0..HIDDEN).step_by(LANES) {
+        const { assert!(H.is_multiple_of(LANES), "the width is whole registers") };
+        for i in (0..H).step_by(LANES) {
             let mut v = load(src, i);
             for column in adds {
                 v = _mm256_add_epi16(v, load(column, i));
@@ -223,7 +238,7 @@ mod avx2 {
             for column in subs {
                 v = _mm256_sub_epi16(v, load(column, i));
             }
-            assert!(i + LANES <= HIDDEN);
+            assert!(i + LANES <= H);
             // SAFETY: the 32 bytes written lie inside `dst` (the assertion); unaligned
             // store, so alignment does not matter.
             unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), v) };
@@ -231,12 +246,18 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
-    pub(super) fn output(us: &Lanes, w_us: &Lanes, them: &Lanes, w_them: &Lanes) -> i32 {
+    pub(super) fn output<const H: usize>(
+        us: &Lanes<H>,
+        w_us: &Lanes<H>,
+        them: &Lanes<H>,
+        w_them: &Lanes<H>,
+    ) -> i32 {
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = _mm256_setzero_si256();
+        const { assert!(H.is_multiple_of(LANES), "the width is whole registers") };
         for (acc, weights) in [(us, w_us), (them, w_them)] {
-            for i in (0..HIDDEN).step_by(LANES) {
+            for i in (0..H).step_by(LANES) {
                 let a = _mm256_min_epi16(_mm256_max_epi16(load(acc, i), zero), qa);
                 let aw = _mm256_mullo_epi16(a, load(weights, i));
                 sum = _mm256_add_epi32(sum, _mm256_madd_epi16(aw, a));
@@ -256,28 +277,28 @@ mod avx2 {
 /// AVX-512: thirty-two `i16` lanes per 512-bit register (the 16-bit operations need BW).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{HIDDEN, Lanes, QA};
+    use super::{Lanes, QA};
     use std::arch::x86_64::*;
 
     const LANES: usize = 32;
-    const _: () = assert!(HIDDEN.is_multiple_of(LANES));
 
     #[target_feature(enable = "avx512f,avx512bw")]
     #[inline]
-    fn load(values: &Lanes, i: usize) -> __m512i {
-        assert!(i + LANES <= HIDDEN);
+    fn load<const H: usize>(values: &Lanes<H>, i: usize) -> __m512i {
+        assert!(i + LANES <= H);
         // SAFETY: the 64 bytes read lie inside `values` (the assertion); unaligned load.
         unsafe { _mm512_loadu_si512(values.as_ptr().add(i).cast()) }
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn update<const A: usize, const S: usize>(
-        dst: &mut Lanes,
-        src: &Lanes,
-        adds: [&Lanes; A],
-        subs: [&Lanes; S],
+    pub(super) fn update<const H: usize, const A: usize, const S: usize>(
+        dst: &mut Lanes<H>,
+        src: &Lanes<H>,
+        adds: [&Lanes<H>; A],
+        subs: [&Lanes<H>; S],
     ) {
-        for i in (0..HIDDEN).step_by(LANES) {
+        const { assert!(H.is_multiple_of(LANES), "the width is whole registers") };
+        for i in (0..H).step_by(LANES) {
             let mut v = load(src, i);
             for column in adds {
                 v = _mm512_add_epi16(v, load(column, i));
@@ -285,19 +306,25 @@ mod avx512 {
             for column in subs {
                 v = _mm512_sub_epi16(v, load(column, i));
             }
-            assert!(i + LANES <= HIDDEN);
+            assert!(i + LANES <= H);
             // SAFETY: the 64 bytes written lie inside `dst` (the assertion); unaligned.
             unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), v) };
         }
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) fn output(us: &Lanes, w_us: &Lanes, them: &Lanes, w_them: &Lanes) -> i32 {
+    pub(super) fn output<const H: usize>(
+        us: &Lanes<H>,
+        w_us: &Lanes<H>,
+        them: &Lanes<H>,
+        w_them: &Lanes<H>,
+    ) -> i32 {
         let zero = _mm512_setzero_si512();
         let qa = _mm512_set1_epi16(QA as i16);
         let mut sum = _mm512_setzero_si512();
+        const { assert!(H.is_multiple_of(LANES), "the width is whole registers") };
         for (acc, weights) in [(us, w_us), (them, w_them)] {
-            for i in (0..HIDDEN).step_by(LANES) {
+            for i in (0..H).step_by(LANES) {
                 let a = _mm512_min_epi16(_mm512_max_epi16(load(acc, i), zero), qa);
                 let aw = _mm512_mullo_epi16(a, load(weights, i));
                 sum = _mm512_add_epi32(sum, _mm512_madd_epi16(aw, a));

@@ -48,7 +48,8 @@ pub fn gradient<'w>(
                     let mut loss = 0.0;
                     for &i in part {
                         let record = &records[(i & !MIRRORED) as usize];
-                        let features = data::features_of(record, i & MIRRORED != 0);
+                        let features =
+                            data::features_of(record, i & MIRRORED != 0, &net.layout.kings);
                         let out = net.forward(&features, &mut worker.scratch);
                         let target = objective.target(data::score(record), data::result(record));
                         let (l, d_out) = objective.loss(out, target);
@@ -105,7 +106,7 @@ pub fn mean_losses(
                     let mut scratch = Scratch::new(net.layout);
                     let mut sums = vec![0.0; objectives.len()];
                     for record in part {
-                        let out = net.forward(&data::features(record), &mut scratch);
+                        let out = net.forward(&net.layout.features(record), &mut scratch);
                         let (score, result) = (data::score(record), data::result(record));
                         for (sum, objective) in sums.iter_mut().zip(objectives) {
                             let target = objective.target(score, result);

@@ -7,21 +7,33 @@
 //! | bytes  | content                                     |
 //! |--------|---------------------------------------------|
 //! | 0..8   | magic `TARPCKPT`                            |
-//! | 8..12  | `u32` format version, 2                     |
+//! | 8..12  | `u32` format version, 3                     |
 //! | 12..16 | `u32` hidden size                           |
 //! | 16..20 | `u32` output buckets                        |
 //! | 20..24 | `u32` epochs done                           |
 //! | 24..32 | `u64` Adam steps done                       |
+//! | 32..36 | `u32` king input buckets                    |
+//! | 36..40 | `u32` flags: bit 0, mirrored                |
+//! | 40..104 | `u8` × 64: the king bucket map, as in the network file (`network.rs`) |
 //! | then   | `f32` parameters, Adam's `m`, Adam's `v`, each in the layout of [`super::model`] |
+//!
+//! Version 2 checkpoints (before king buckets) are the same without bytes 32..104, and
+//! are read as networks without king buckets.
 
 use super::adam::Adam;
 use super::model::{Layout, Net};
-use crate::eval::nnue::network::OUTPUT_BUCKETS;
+use crate::eval::nnue::network::{KingBuckets, OUTPUT_BUCKETS};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TARPCKPT";
-const VERSION: u32 = 2;
-const HEADER: usize = 32;
+const VERSION: u32 = 3;
+/// The version before king buckets, still read.
+const VERSION_2: u32 = 2;
+/// The header of a version 2 checkpoint; version 3 adds the king buckets.
+const HEADER_V2: usize = 32;
+const HEADER: usize = HEADER_V2 + 4 + 4 + 64;
+/// Flag bit of mirrored king buckets.
+const FLAG_MIRRORED: u32 = 1;
 
 /// A training run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +64,11 @@ impl State {
         out.extend_from_slice(&(self.net.layout.buckets as u32).to_le_bytes());
         out.extend_from_slice(&self.epoch.to_le_bytes());
         out.extend_from_slice(&self.adam.step.to_le_bytes());
+        let kings = &self.net.layout.kings;
+        out.extend_from_slice(&(kings.count() as u32).to_le_bytes());
+        let flags = if kings.mirrored() { FLAG_MIRRORED } else { 0 };
+        out.extend_from_slice(&flags.to_le_bytes());
+        out.extend_from_slice(kings.map());
         for x in self
             .net
             .params
@@ -66,19 +83,41 @@ impl State {
 
     /// Parses a checkpoint file.
     pub fn from_bytes(bytes: &[u8]) -> Result<State, String> {
-        if bytes.len() < HEADER || &bytes[0..8] != MAGIC {
+        if bytes.len() < HEADER_V2 || &bytes[0..8] != MAGIC {
             return Err("not a tarpon train checkpoint".to_string());
         }
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
-        if u32_at(8) != VERSION {
+        let version = u32_at(8);
+        let header = match version {
+            VERSION => HEADER,
+            VERSION_2 => HEADER_V2,
+            _ => {
+                return Err(format!(
+                    "checkpoint format {version}, expected {VERSION_2} or {VERSION}"
+                ));
+            }
+        };
+        if bytes.len() < header {
             return Err(format!(
-                "checkpoint format {}, expected {VERSION}",
-                u32_at(8)
+                "checkpoint of {} bytes, shorter than its header",
+                bytes.len()
             ));
         }
+        let kings = if version == VERSION {
+            let flags = u32_at(36);
+            let map = bytes[40..104].try_into().unwrap_or([0; 64]);
+            if flags & !FLAG_MIRRORED != 0 {
+                return Err(format!("checkpoint with unknown flags {flags:#x}"));
+            }
+            KingBuckets::new(u32_at(32), flags & FLAG_MIRRORED != 0, map)
+                .map_err(|e| format!("checkpoint: {e}"))?
+        } else {
+            KingBuckets::NONE
+        };
         let layout = Layout {
             hidden: u32_at(12) as usize,
             buckets: u32_at(16) as usize,
+            kings,
         };
         if !(1..=4096).contains(&layout.hidden) || !(1..=OUTPUT_BUCKETS).contains(&layout.buckets) {
             return Err(format!(
@@ -87,7 +126,7 @@ impl State {
             ));
         }
         let n = layout.parameter_count();
-        if bytes.len() != HEADER + 12 * n {
+        if bytes.len() != header + 12 * n {
             return Err(format!(
                 "checkpoint of {} bytes does not match its shape ({} hidden neurons, {} output buckets)",
                 bytes.len(),
@@ -95,7 +134,7 @@ impl State {
                 layout.buckets
             ));
         }
-        let floats: Vec<f32> = bytes[HEADER..]
+        let floats: Vec<f32> = bytes[header..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
@@ -136,9 +175,19 @@ mod tests {
 
     #[test]
     fn round_trips_and_rejects_other_files() {
+        for kings in [
+            KingBuckets::NONE,
+            crate::learn::train::king_layouts::named("4").unwrap(),
+        ] {
+            round_trips(kings);
+        }
+    }
+
+    fn round_trips(kings: KingBuckets) {
         let layout = Layout {
             hidden: 3,
             buckets: 5,
+            kings,
         };
         let mut state = State {
             net: Net::new(layout, 9),
@@ -162,5 +211,32 @@ mod tests {
                 .unwrap_err()
                 .contains("shape")
         );
+        let mut bad_map = bytes.clone();
+        bad_map[40] = 200;
+        assert!(
+            State::from_bytes(&bad_map)
+                .unwrap_err()
+                .contains("bucket 200"),
+        );
+        assert!(
+            State::from_bytes(&bytes[..50])
+                .unwrap_err()
+                .contains("header")
+        );
+    }
+
+    #[test]
+    fn version_2_checkpoints_are_read_as_networks_without_king_buckets() {
+        let layout = Layout {
+            hidden: 3,
+            buckets: 2,
+            kings: KingBuckets::NONE,
+        };
+        let state = State::new(layout, 5);
+        let v3 = state.to_bytes();
+        let mut v2 = v3[..HEADER_V2].to_vec();
+        v2[8..12].copy_from_slice(&VERSION_2.to_le_bytes());
+        v2.extend_from_slice(&v3[HEADER..]);
+        assert_eq!(State::from_bytes(&v2), Ok(state));
     }
 }

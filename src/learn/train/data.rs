@@ -7,7 +7,7 @@
 //! 64 MB): decoding the inputs again at every visit costs a few dozen bit operations,
 //! nothing beside the network's thousands of additions.
 
-use crate::eval::nnue::network::INPUTS;
+use crate::eval::nnue::network::KingBuckets;
 use crate::learn::tune::data::{self as format, RECORD_SIZE};
 use std::path::{Path, PathBuf};
 
@@ -35,7 +35,7 @@ impl Features {
     }
 }
 
-/// The inputs of a record that [`load`] accepted.
+/// The inputs of a record that [`load`] accepted, for a network with king buckets `kings`.
 ///
 /// A record is already seen from the side to move: its colour-0 pieces are the mover's and
 /// its squares are mirrored when Black moved, exactly the frame of the engine's
@@ -43,36 +43,57 @@ impl Features {
 /// input `c·384 + kind·64 + s`. The other side sees the same piece with the colours
 /// swapped and the board mirrored back: input `(1−c)·384 + kind·64 + (s ^ 56)`. (When
 /// White moved the mirror is Black's own; when Black moved, `s ^ 56` undoes the stored
-/// mirror and gives White's real square.)
-pub fn features(record: &Record) -> Features {
-    features_of(record, false)
+/// mirror and gives White's real square.) With king buckets, each side's inputs move to
+/// the bucket of its own king's square (seen from that side), and with mirroring, the
+/// squares of a side whose king is on files e–h are reflected left to right (`^ 7`):
+/// `KingBuckets::frame` gives both, as the engine's `KingBuckets::view` does.
+pub fn features(record: &Record, kings: &KingBuckets) -> Features {
+    features_of(record, false, kings)
 }
 
 /// The inputs of a record, or with `mirrored` those of its mirror image across the d/e
 /// file boundary (a1 ↔ h1). Chess is the same game reflected left to right once castling
 /// is gone, and the records keep no castling rights, so the mirror is a second, equally
-/// true training position: `--mirror` uses it to double what a data set teaches.
-pub fn features_of(record: &Record, mirrored: bool) -> Features {
+/// true training position: `--mirror` uses it to double what a data set teaches (with
+/// mirrored king buckets both images have the same inputs, so the trainer refuses it).
+pub fn features_of(record: &Record, mirrored: bool, kings: &KingBuckets) -> Features {
     let flip = if mirrored { 7 } else { 0 };
-    let mut out = Features {
-        count: 0,
-        stm: [0; 32],
-        other: [0; 32],
-    };
+    // The pieces first (square, colour, kind), to find the kings before the inputs.
+    let mut pieces = [(0usize, 0usize, 0usize); 32];
+    let mut count = 0;
+    let mut own_king = [0usize; 2];
     let mut occupied = u64::from_le_bytes(record[0..8].try_into().unwrap_or([0; 8]));
-    while occupied != 0 && out.count < 32 {
+    while occupied != 0 && count < 32 {
         let stored = occupied.trailing_zeros() as usize;
         occupied &= occupied - 1;
         let square = stored ^ flip;
-        let code = usize::from((record[8 + out.count / 2] >> (4 * (out.count % 2))) & 15);
+        let code = usize::from((record[8 + count / 2] >> (4 * (count % 2))) & 15);
         let (colour, kind) = (code >> 3, code & 7);
-        out.stm[out.count] = (colour * 384 + kind * 64 + square) as u16;
-        out.other[out.count] = ((1 - colour) * 384 + kind * 64 + (square ^ 56)) as u16;
-        out.count += 1;
+        if kind == KING {
+            own_king[colour] = square;
+        }
+        pieces[count] = (square, colour, kind);
+        count += 1;
     }
-    debug_assert!(out.stm().iter().all(|&f| (f as usize) < INPUTS));
+    // Each side's bucket and mirror, from its king seen from its own side.
+    let (stm_base, stm_mirror) = kings.frame(own_king[0]);
+    let (other_base, other_mirror) = kings.frame(own_king[1] ^ 56);
+    let mut out = Features {
+        count,
+        stm: [0; 32],
+        other: [0; 32],
+    };
+    for (i, &(square, colour, kind)) in pieces[..count].iter().enumerate() {
+        out.stm[i] = (stm_base + colour * 384 + kind * 64 + (square ^ stm_mirror)) as u16;
+        out.other[i] =
+            (other_base + (1 - colour) * 384 + kind * 64 + (square ^ 56 ^ other_mirror)) as u16;
+    }
+    debug_assert!(out.stm().iter().all(|&f| (f as usize) < kings.inputs()));
     out
 }
+
+/// The piece code of a king (`PieceType::King.index()`), in a record's nibbles.
+const KING: usize = 5;
 
 /// The search score of a record, in centipawns for the side to move.
 pub fn score(record: &Record) -> i16 {
@@ -192,17 +213,18 @@ mod tests {
     use super::*;
     use crate::chess::fen;
     use crate::chess::{Board, Color};
-    use crate::eval::nnue::network::feature_index;
     use crate::learn::bulletformat::{self, GameResult};
+    use crate::learn::train::king_layouts;
     use crate::learn::tune::model::tests::random_positions;
 
     /// The engine's inputs for `perspective`, from the board itself.
-    fn engine_features(board: &Board, perspective: Color) -> Vec<u16> {
+    fn engine_features(board: &Board, perspective: Color, kings: &KingBuckets) -> Vec<u16> {
+        let view = kings.view(perspective, board.king_square(perspective));
         let mut out: Vec<u16> = board
             .occupied()
             .map(|sq| {
                 let piece = board.piece_on(sq).unwrap();
-                feature_index(perspective, piece.color(), piece.kind(), sq) as u16
+                view.index(piece.color(), piece.kind(), sq) as u16
             })
             .collect();
         out.sort_unstable();
@@ -284,21 +306,34 @@ mod tests {
             boards.push(fen::parse(text, false).unwrap());
         }
         let mut black_to_move = 0;
-        for board in &boards {
-            let us = board.side_to_move();
-            black_to_move += usize::from(us == Color::Black);
-            let record = bulletformat::pack(board, 0, GameResult::Draw, false).unwrap();
-            let f = features(&record);
-            assert_eq!(f.count as u32, board.occupied().count());
-            let text = fen::to_fen(board);
-            assert_eq!(sorted(f.stm()), engine_features(board, us), "{text}");
-            assert_eq!(
-                sorted(f.other()),
-                engine_features(board, us.flip()),
-                "{text}"
-            );
+        // The inputs of a version 2 network, and of king-bucketed mirrored ones.
+        for layout in ["none", "4", "32"] {
+            let kings = king_layouts::named(layout).unwrap();
+            let mut in_buckets = vec![0; kings.count()];
+            let mut mirrored = 0;
+            for board in &boards {
+                let us = board.side_to_move();
+                black_to_move += usize::from(us == Color::Black);
+                let record = bulletformat::pack(board, 0, GameResult::Draw, false).unwrap();
+                let f = features(&record, &kings);
+                assert_eq!(f.count as u32, board.occupied().count());
+                let text = fen::to_fen(board);
+                let want = engine_features(board, us, &kings);
+                assert_eq!(sorted(f.stm()), want, "{layout}: {text}");
+                assert_eq!(
+                    sorted(f.other()),
+                    engine_features(board, us.flip(), &kings),
+                    "{layout}: {text}"
+                );
+                in_buckets[usize::from(want[0]) / 768] += 1;
+                mirrored += usize::from(board.king_square(us).file() >= 4);
+            }
+            // The positions reach several buckets and both halves of the board.
+            let reached = in_buckets.iter().filter(|&&n| n > 0).count();
+            assert!(reached >= kings.count().min(4), "{layout}: {in_buckets:?}");
+            assert!(mirrored > 300, "{mirrored}");
         }
-        assert!(black_to_move > 1000, "{black_to_move}");
+        assert!(black_to_move > 3000, "{black_to_move}");
     }
 
     /// The FEN of `board` reflected left to right (a1 <-> h1), without castling rights or
@@ -316,20 +351,32 @@ mod tests {
     #[test]
     fn mirrored_inputs_are_those_of_the_mirrored_position() {
         let boards = random_positions(1000, 12);
+        let none = KingBuckets::NONE;
+        let mirrored_buckets = king_layouts::named("8").unwrap();
         for board in &boards {
             let record = bulletformat::pack(board, 0, GameResult::Draw, false).unwrap();
             let mirror = fen::parse(&mirrored_fen(board), false).unwrap();
             let us = board.side_to_move();
-            let f = features_of(&record, true);
+            let f = features_of(&record, true, &none);
             let text = fen::to_fen(&mirror);
-            assert_eq!(sorted(f.stm()), engine_features(&mirror, us), "{text}");
+            assert_eq!(
+                sorted(f.stm()),
+                engine_features(&mirror, us, &none),
+                "{text}"
+            );
             assert_eq!(
                 sorted(f.other()),
-                engine_features(&mirror, us.flip()),
+                engine_features(&mirror, us.flip(), &none),
                 "{text}"
             );
             // Not mirrored, the inputs are the plain ones.
-            assert_eq!(features_of(&record, false), features(&record));
+            assert_eq!(features_of(&record, false, &none), features(&record, &none));
+            // With mirrored king buckets a position and its mirror image have the same
+            // inputs: what makes `--mirror` pointless there.
+            let plain = features(&record, &mirrored_buckets);
+            let reflected = features_of(&record, true, &mirrored_buckets);
+            assert_eq!(sorted(plain.stm()), sorted(reflected.stm()), "{text}");
+            assert_eq!(sorted(plain.other()), sorted(reflected.other()), "{text}");
         }
     }
 

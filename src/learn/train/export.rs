@@ -3,7 +3,7 @@
 //! formula step by step (a plain reference for the tests and for checking a file; the
 //! engine has its own, vectorised).
 
-use super::data::{self, Features, Record};
+use super::data::{Features, Record};
 use super::model::{Net, Scratch};
 use crate::eval::nnue::network::{Network, QA, QB, SCALE, output_bucket};
 
@@ -28,6 +28,7 @@ pub fn quantise(net: &Net) -> Network {
     let l = net.layout;
     let p = &net.params;
     Network {
+        king_buckets: l.kings,
         feature_weights: p[l.feature_weights()]
             .iter()
             .map(|&w| to_i16(w, QA))
@@ -94,7 +95,7 @@ pub fn rounding_error(net: &Net, quantised: &Network, records: &[Record]) -> (f6
     let mut scratch = Scratch::new(net.layout);
     let (mut total, mut worst) = (0.0f64, 0.0f64);
     for record in records {
-        let features = data::features(record);
+        let features = net.layout.features(record);
         let float = f64::from(net.forward(&features, &mut scratch)) * f64::from(SCALE);
         let difference = (float - f64::from(integer_score(quantised, &features))).abs();
         total += difference;
@@ -107,10 +108,10 @@ pub fn rounding_error(net: &Net, quantised: &Network, records: &[Record]) -> (f6
 mod tests {
     use super::*;
     use crate::chess::fen;
-    use crate::eval::nnue::network::{
-        FILE_SIZE, HIDDEN, INPUTS, NetworkError, OUTPUT_BUCKETS, file_size,
-    };
+    use crate::eval::nnue::network::{HIDDEN, INPUTS, KingBuckets, OUTPUT_BUCKETS, file_size};
     use crate::learn::bulletformat::{self, GameResult};
+    use crate::learn::train::data;
+    use crate::learn::train::king_layouts;
     use crate::learn::train::model::Layout;
     use crate::learn::tune::model::tests::random_positions;
 
@@ -118,7 +119,10 @@ mod tests {
     fn positions(n: usize) -> Vec<Features> {
         random_positions(n, 5)
             .iter()
-            .map(|b| data::features(&bulletformat::pack(b, 0, GameResult::Draw, false).unwrap()))
+            .map(|b| {
+                let record = bulletformat::pack(b, 0, GameResult::Draw, false).unwrap();
+                data::features(&record, &KingBuckets::NONE)
+            })
             .collect()
     }
 
@@ -130,6 +134,7 @@ mod tests {
             Layout {
                 hidden,
                 buckets: OUTPUT_BUCKETS,
+                kings: KingBuckets::NONE,
             },
             seed,
         );
@@ -152,6 +157,7 @@ mod tests {
         let layout = Layout {
             hidden: q.hidden_biases.len(),
             buckets: q.output_biases.len(),
+            kings: q.king_buckets,
         };
         let mut net = Net::new(layout, 0);
         let l = net.layout;
@@ -216,25 +222,55 @@ mod tests {
         let net = realistic(HIDDEN, 4);
         let quantised = quantise(&net);
         let bytes = quantised.to_bytes();
-        assert_eq!(bytes.len(), FILE_SIZE);
+        assert_eq!(bytes.len(), file_size(HIDDEN, OUTPUT_BUCKETS, 1));
         assert_eq!(Network::from_bytes(&bytes), Ok(quantised.clone()));
+        assert!(crate::eval::nnue::Net::<HIDDEN>::from_bytes(&bytes, "x").is_ok());
         // Clipped weights stay inside what the engine's arithmetic expects.
         assert!(quantised.feature_weights.iter().all(|w| w.abs() <= 505));
         assert!(quantised.output_weights.iter().all(|w| w.abs() <= 127));
-        // Other shapes: the same layout, which this build rejects by its header.
-        let shape = |hidden, buckets| quantise(&Net::new(Layout { hidden, buckets }, 1)).to_bytes();
-        let small = shape(32, OUTPUT_BUCKETS);
-        assert_eq!(small.len(), file_size(32, OUTPUT_BUCKETS));
-        assert_eq!(small.len(), 20 + 2 * (INPUTS * 32 + 32 + 8 * 64) + 4 * 8);
-        assert_eq!(
-            Network::from_bytes(&small),
-            Err(NetworkError::WrongHiddenSize(32))
+        // Other shapes: the same layout, which this build's engine refuses by its header,
+        // naming both shapes.
+        let shape = |hidden, buckets, kings| {
+            let layout = Layout {
+                hidden,
+                buckets,
+                kings,
+            };
+            quantise(&Net::new(layout, 1)).to_bytes()
+        };
+        let engine_error = |bytes: &[u8]| {
+            crate::eval::nnue::Net::<HIDDEN>::from_bytes(bytes, "x")
+                .unwrap_err()
+                .to_string()
+        };
+        let small = shape(32, OUTPUT_BUCKETS, KingBuckets::NONE);
+        assert_eq!(small.len(), file_size(32, OUTPUT_BUCKETS, 1));
+        assert_eq!(small.len(), 92 + 2 * (INPUTS * 32 + 32 + 8 * 64) + 4 * 8);
+        assert!(Network::from_bytes(&small).is_ok());
+        let e = engine_error(&small);
+        assert!(
+            e.contains("network is 768 -> 32x2 -> 8") && e.contains(&format!("-> {HIDDEN}x2 -> 8")),
+            "{e}"
         );
-        let one_output = shape(HIDDEN, 1);
-        assert_eq!(one_output.len(), file_size(HIDDEN, 1));
-        assert_eq!(
-            Network::from_bytes(&one_output),
-            Err(NetworkError::WrongBucketCount(1))
+        let one_output = shape(HIDDEN, 1, KingBuckets::NONE);
+        assert_eq!(one_output.len(), file_size(HIDDEN, 1, 1));
+        let e = engine_error(&one_output);
+        assert!(e.contains(&format!("-> {HIDDEN}x2 -> 1,")), "{e}");
+        // King buckets: any count loads in an engine of the same width.
+        let kings = king_layouts::named("16").unwrap();
+        let bucketed = shape(HIDDEN, OUTPUT_BUCKETS, kings);
+        assert_eq!(bucketed.len(), file_size(HIDDEN, OUTPUT_BUCKETS, 16));
+        let header = crate::eval::nnue::network::Header::parse(&bucketed).unwrap();
+        assert_eq!(header.king_buckets, kings);
+        assert!(crate::eval::nnue::Net::<HIDDEN>::from_bytes(&bucketed, "x").is_ok());
+        let wide = shape(2 * HIDDEN, OUTPUT_BUCKETS, kings);
+        let e = engine_error(&wide);
+        assert!(
+            e.contains(&format!(
+                "768x16 king buckets, mirrored -> {}x2 -> 8",
+                2 * HIDDEN
+            )),
+            "{e}"
         );
     }
 
@@ -243,6 +279,7 @@ mod tests {
         let layout = Layout {
             hidden: 2,
             buckets: OUTPUT_BUCKETS,
+            kings: KingBuckets::NONE,
         };
         let mut net = Net::new(layout, 1);
         let l = net.layout;
@@ -263,6 +300,7 @@ mod tests {
                 false,
             )
             .unwrap(),
+            &KingBuckets::NONE,
         );
         // Only the output bias of the position's bucket (7: 32 pieces) reaches the
         // output of a network without hidden weights.

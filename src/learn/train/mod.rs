@@ -11,20 +11,27 @@
 //!    ([`checkpoint`]) and the quantised network ([`export`]); at the end, write the
 //!    network to `--output`.
 //!
-//! The learning rate is `--lr` until epoch `--lr-drop` (three quarters of the epochs by
-//! default) and a tenth of it after: the large rate finds the region, the small one
-//! settles in it. With one thread count and seed a run is repeatable to the bit; another
-//! thread count sums the gradients in another order, so the last bits differ.
+//! The learning rate follows `--lr-schedule` ([`Schedule`]): by default `--lr` until epoch
+//! `--lr-drop` (three quarters of the epochs by default) and a tenth of it after: the
+//! large rate finds the region, the small one settles in it. With one thread count and
+//! seed a run is repeatable to the bit; another thread count sums the gradients in another
+//! order, so the last bits differ.
+//!
+//! `--king-buckets` gives the network king input buckets ([`king_layouts`]); their
+//! positions' inputs are still sparse (about thirty per perspective, in the king's bucket),
+//! so the forward and backward passes cost the same, and only the feature weights and
+//! Adam's moments grow with the number of buckets.
 
 pub mod adam;
 pub mod batch;
 pub mod checkpoint;
 pub mod data;
 pub mod export;
+pub mod king_layouts;
 pub mod model;
 pub mod rounding;
 
-use crate::eval::nnue::network::{HIDDEN, Network, OUTPUT_BUCKETS, SCALE};
+use crate::eval::nnue::network::{HIDDEN, KingBuckets, Network, OUTPUT_BUCKETS, SCALE};
 use crate::rng::SplitMix64;
 use checkpoint::State;
 use data::{Filter, Record};
@@ -60,8 +67,39 @@ pub struct Options {
     pub max_score: i32,
     pub max_positions: Option<usize>,
     /// Show each position at each visit mirrored left to right or not, at random (see
-    /// [`data::features_of`]).
+    /// [`data::features_of`]). Refused with mirrored king buckets, whose inputs are the
+    /// same for a position and its mirror image.
     pub mirror: bool,
+    /// The king input buckets ([`king_layouts`]; `KingBuckets::NONE` for none).
+    pub king_buckets: KingBuckets,
+    /// How the learning rate changes from epoch to epoch.
+    pub lr_schedule: Schedule,
+}
+
+/// The learning rate's course over the epochs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// `--lr` until epoch `--lr-drop`, a tenth of it after (the default).
+    Step,
+    /// From `--lr` at the first epoch down half a cosine wave to `--lr` ×
+    /// [`COSINE_FLOOR`] at the last: a rate that eases off gradually instead of at once.
+    Cosine,
+}
+
+/// The last epoch's learning rate under [`Schedule::Cosine`], as a fraction of `--lr`.
+pub const COSINE_FLOOR: f32 = 0.01;
+
+impl std::str::FromStr for Schedule {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Schedule, String> {
+        match name {
+            "step" => Ok(Schedule::Step),
+            "cosine" => Ok(Schedule::Cosine),
+            _ => Err(format!(
+                "unknown learning-rate schedule {name:?} (step or cosine)"
+            )),
+        }
+    }
 }
 
 impl Default for Options {
@@ -85,6 +123,8 @@ impl Default for Options {
             max_score: 10_000,
             max_positions: None,
             mirror: false,
+            king_buckets: KingBuckets::NONE,
+            lr_schedule: Schedule::Step,
         }
     }
 }
@@ -97,10 +137,16 @@ impl Options {
 
     /// The learning rate of epoch `epoch` (counted from 1).
     pub fn learning_rate(&self, epoch: u32) -> f32 {
-        if epoch > self.lr_drop_epoch() {
-            self.lr * 0.1
-        } else {
-            self.lr
+        match self.lr_schedule {
+            Schedule::Step if epoch > self.lr_drop_epoch() => self.lr * 0.1,
+            Schedule::Step => self.lr,
+            Schedule::Cosine => {
+                // The fraction of the run done before this epoch: 0 at the first, 1 at
+                // the last.
+                let done = (epoch.max(1) - 1) as f32 / (self.epochs.max(2) - 1) as f32;
+                let wave = 0.5 * (1.0 + (std::f32::consts::PI * done.min(1.0)).cos());
+                self.lr * (COSINE_FLOOR + (1.0 - COSINE_FLOOR) * wave)
+            }
         }
     }
 
@@ -109,6 +155,7 @@ impl Options {
         Layout {
             hidden: self.hidden,
             buckets: self.buckets,
+            kings: self.king_buckets,
         }
     }
 
@@ -150,6 +197,16 @@ impl Options {
         }
         if !(1..=256).contains(&self.threads) {
             return Err("--threads must be between 1 and 256".into());
+        }
+        if self.mirror && self.king_buckets.mirrored() {
+            return Err(
+                "--mirror does nothing with mirrored king buckets (a position and its \
+                        mirror image have the same inputs): leave it out"
+                    .into(),
+            );
+        }
+        if self.lr_drop.is_some() && self.lr_schedule != Schedule::Step {
+            return Err("--lr-drop belongs to --lr-schedule step".into());
         }
         Ok(())
     }
@@ -328,18 +385,21 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
             &fitted
         }
     };
+    let schedule = match opts.lr_schedule {
+        Schedule::Step => format!("x0.1 after epoch {}", opts.lr_drop_epoch()),
+        Schedule::Cosine => format!("cosine to x{COSINE_FLOOR} at the last epoch"),
+    };
     crate::outln!(
         "training {} -> {} neurons x 2 -> 1 of {} output bucket(s) on {} positions: {} epochs \
-         of batches of {}, Adam lr {} (x0.1 after epoch {}), lambda {}, scale {} cp, {} \
+         of batches of {}, Adam lr {} ({schedule}), lambda {}, scale {} cp, {} \
          thread(s), seed {}{}",
-        crate::eval::nnue::network::INPUTS,
+        inputs_text(&opts.king_buckets),
         opts.hidden,
         opts.buckets,
         records.len(),
         opts.epochs,
         opts.batch_size,
         opts.lr,
-        opts.lr_drop_epoch(),
         opts.lambda,
         opts.objective().scale,
         opts.threads,
@@ -352,6 +412,11 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     );
     if state.epoch > 0 {
         crate::outln!("resuming after epoch {}", state.epoch);
+    }
+    if !opts.hidden.is_multiple_of(ENGINE_LANES) {
+        crate::outln!(
+            "note: the engine embeds only networks of a multiple of {ENGINE_LANES} hidden neurons"
+        );
     }
     // Positions spread over the data for rounding the output layer at each export, and
     // others (held-out ones when there are) to measure the rounding's effect on.
@@ -404,6 +469,25 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
     })
 }
 
+/// The engine's vector kernels step through the hidden layer this many neurons at a time
+/// (AVX-512's `i16` lanes; `build.rs` refuses to embed other widths).
+const ENGINE_LANES: usize = 32;
+
+/// The inputs in words: `768`, or `768 x 4 king buckets (layout 4, mirrored)`.
+fn inputs_text(kings: &KingBuckets) -> String {
+    let inputs = crate::eval::nnue::network::INPUTS;
+    if *kings == KingBuckets::NONE {
+        inputs.to_string()
+    } else {
+        format!(
+            "{inputs} x {} king buckets (layout {}{})",
+            kings.count(),
+            king_layouts::name_of(kings),
+            if kings.mirrored() { ", mirrored" } else { "" }
+        )
+    }
+}
+
 fn epoch_line(e: &Epoch) -> String {
     let validation = match e.validation {
         Some((target, results)) => {
@@ -444,13 +528,15 @@ fn resumed(path: &Path, opts: &Options) -> Result<State, String> {
     let layout = state.net.layout;
     if layout != opts.layout() {
         return Err(format!(
-            "{} has {} hidden neurons and {} output buckets, but --hidden is {} and \
-             --output-buckets {}",
+            "{} has {} hidden neurons, {} output buckets and inputs {}, but --hidden is {}, \
+             --output-buckets {} and --king-buckets {}",
             path.display(),
             layout.hidden,
             layout.buckets,
+            inputs_text(&layout.kings),
             opts.hidden,
-            opts.buckets
+            opts.buckets,
+            king_layouts::name_of(&opts.king_buckets)
         ));
     }
     if state.epoch >= opts.epochs {
@@ -613,19 +699,46 @@ pub(crate) mod tests {
         .unwrap();
         let record = bulletformat::pack(&queen_up, 0, GameResult::Draw, false).unwrap();
         let mut scratch = model::Scratch::new(state.net.layout);
-        let cp = state.net.forward(&data::features(&record), &mut scratch) * SCALE as f32;
+        let features = state.net.layout.features(&record);
+        let cp = state.net.forward(&features, &mut scratch) * SCALE as f32;
         assert!((-1300.0..-queen_down).contains(&cp), "{cp}");
     }
 
     #[test]
+    fn learns_material_with_king_buckets_too() {
+        // Each bucket's weights see only the positions of its kings, so the same epochs
+        // get less far than with one set of inputs (-212 cp for the queen after 6, -282
+        // after 12).
+        learns_material(
+            Options {
+                king_buckets: king_layouts::named("4").unwrap(),
+                epochs: 12,
+                ..small()
+            },
+            250.0,
+        );
+    }
+
+    #[test]
     fn a_resumed_run_ends_with_the_weights_of_an_uninterrupted_one() {
-        let records = material_records(1500, 4);
         let opts = Options {
             epochs: 4,
             lr_drop: Some(2),
             threads: 2,
             ..small()
         };
+        resumed_equals_uninterrupted(opts.clone());
+        // With king buckets and the cosine schedule.
+        resumed_equals_uninterrupted(Options {
+            king_buckets: king_layouts::named("8").unwrap(),
+            lr_schedule: Schedule::Cosine,
+            lr_drop: None,
+            ..opts
+        });
+    }
+
+    fn resumed_equals_uninterrupted(opts: Options) {
+        let records = material_records(1500, 4);
         let (whole, _) = trained(&records, &opts);
 
         // The same run, stopped after epoch 2 with a checkpoint, then resumed from it.
@@ -701,6 +814,117 @@ pub(crate) mod tests {
         let mut next_epoch = plain;
         mirror_half(&mut next_epoch, 1, 4);
         assert_ne!(next_epoch, a);
+    }
+
+    #[test]
+    fn the_cosine_schedule_eases_from_the_rate_to_a_hundredth_of_it() {
+        let opts = Options {
+            epochs: 11,
+            lr: 0.001,
+            lr_schedule: Schedule::Cosine,
+            ..Options::default()
+        };
+        let rates: Vec<f32> = (1..=11).map(|e| opts.learning_rate(e)).collect();
+        assert_eq!(rates[0], 0.001);
+        assert!((rates[10] - 0.001 * COSINE_FLOOR).abs() < 1e-9, "{rates:?}");
+        // Half-way, half-way between the two; falling all along.
+        assert!((rates[5] - 0.001 * (1.0 + COSINE_FLOOR) / 2.0).abs() < 1e-7);
+        assert!(rates.windows(2).all(|w| w[1] < w[0]), "{rates:?}");
+        let one_epoch = Options {
+            epochs: 1,
+            ..opts.clone()
+        };
+        assert_eq!(one_epoch.learning_rate(1), 0.001);
+        assert_eq!("cosine".parse::<Schedule>(), Ok(Schedule::Cosine));
+        assert_eq!("step".parse::<Schedule>(), Ok(Schedule::Step));
+        assert!("linear".parse::<Schedule>().is_err());
+    }
+
+    #[test]
+    fn settings_that_do_nothing_are_refused() {
+        let with = |opts: Options| opts.check().err().unwrap_or_default();
+        let e = with(Options {
+            mirror: true,
+            king_buckets: king_layouts::named("1").unwrap(),
+            ..small()
+        });
+        assert!(e.contains("--mirror does nothing"), "{e}");
+        // Without king buckets mirroring is augmentation, as before.
+        assert_eq!(
+            Options {
+                mirror: true,
+                ..small()
+            }
+            .check(),
+            Ok(())
+        );
+        let e = with(Options {
+            lr_drop: Some(3),
+            lr_schedule: Schedule::Cosine,
+            ..small()
+        });
+        assert!(e.contains("--lr-drop"), "{e}");
+    }
+
+    /// The whole run with `--hidden 512 --king-buckets 4`: it writes a version 3 file that
+    /// an engine of that width reads, whose scores are the exporter's integer formula
+    /// exactly, and near the float network's.
+    #[test]
+    fn a_king_bucketed_512_network_trains_and_the_engine_reads_it() {
+        use crate::chess::Board;
+        use crate::eval::nnue::Net as EngineNet;
+        let dir = std::env::temp_dir().join(format!("tarpon-train-512-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let records = material_records(3000, 23);
+        let data = dir.join("data.bin");
+        std::fs::write(&data, records.concat()).unwrap();
+        let output = dir.join("big.nnue");
+        let kings = king_layouts::named("4").unwrap();
+        let opts = Options {
+            files: vec![data],
+            output: output.clone(),
+            epochs: 3,
+            batch_size: 256,
+            lr: 0.005,
+            hidden: 512,
+            king_buckets: kings,
+            lr_schedule: Schedule::Cosine,
+            threads: 2,
+            ..Options::default()
+        };
+        let summary = run(&opts).unwrap();
+        let bytes = std::fs::read(&output).unwrap();
+        assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
+        let network = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(network.king_buckets, kings);
+        let engine = EngineNet::<512>::load(output.to_str().unwrap()).unwrap();
+        let float = &summary.state.net;
+        let mut scratch = model::Scratch::new(float.layout);
+        let (mut total, mut worst) = (0.0f32, 0.0f32);
+        let boards = random_positions(400, 31);
+        for board in &boards {
+            let record = bulletformat::pack(board, 0, GameResult::Draw, false).unwrap();
+            let features = float.layout.features(&record);
+            let cp = engine.evaluate(board);
+            // The engine shrinks scores by the fifty-move clock, which records do not keep.
+            let integer = export::integer_score(&network, &features);
+            let integer = crate::eval::fifty_move_scaled(integer, board);
+            assert_eq!(cp, integer, "{}", fen(board));
+            let difference =
+                (float.forward(&features, &mut scratch) * SCALE as f32 - cp as f32).abs();
+            total += difference;
+            worst = worst.max(difference);
+        }
+        let mean = total / boards.len() as f32;
+        println!(
+            "512 hidden, 4 king buckets: float vs engine {mean:.2} cp on average, {worst:.1} at most"
+        );
+        assert!(mean < 10.0 && worst < 60.0, "mean {mean} worst {worst}");
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        fn fen(board: &Board) -> String {
+            crate::chess::fen::to_fen(board)
+        }
     }
 
     #[test]

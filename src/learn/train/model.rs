@@ -26,8 +26,8 @@
 //! move's half first), output biases. Gradients have the same layout, so the optimiser and the checkpoints treat them
 //! as flat arrays.
 
-use super::data::Features;
-use crate::eval::nnue::network::{INPUTS, SCALE, WEIGHT_CLIP, output_bucket};
+use super::data::{self, Features, Record};
+use crate::eval::nnue::network::{KingBuckets, SCALE, WEIGHT_CLIP, output_bucket};
 use crate::rng::SplitMix64;
 use std::ops::Range;
 
@@ -37,6 +37,8 @@ pub struct Layout {
     pub hidden: usize,
     /// Output buckets: 1 to `network::OUTPUT_BUCKETS`.
     pub buckets: usize,
+    /// The king input buckets: 768 inputs per bucket ([`KingBuckets::NONE`]: 768 in all).
+    pub kings: KingBuckets,
 }
 
 impl Layout {
@@ -45,16 +47,24 @@ impl Layout {
     pub fn bucket(self, features: &Features) -> usize {
         output_bucket(features.count, self.buckets)
     }
+    /// The inputs of a record, for this layout's king buckets.
+    pub fn features(&self, record: &Record) -> Features {
+        data::features(record, &self.kings)
+    }
+    /// Inputs per perspective: 768 per king bucket.
+    pub fn inputs(self) -> usize {
+        self.kings.inputs()
+    }
     pub fn feature_weights(self) -> Range<usize> {
-        0..INPUTS * self.hidden
+        0..self.inputs() * self.hidden
     }
     pub fn hidden_biases(self) -> Range<usize> {
-        let start = INPUTS * self.hidden;
+        let start = self.inputs() * self.hidden;
         start..start + self.hidden
     }
     /// All buckets' output weights.
     pub fn output_weights(self) -> Range<usize> {
-        let start = (INPUTS + 1) * self.hidden;
+        let start = (self.inputs() + 1) * self.hidden;
         start..start + self.buckets * 2 * self.hidden
     }
     /// Output bucket `bucket`'s weights, relative to the start of [`Layout::output_weights`].
@@ -275,7 +285,7 @@ mod tests {
     use super::*;
     use crate::eval::nnue::network::OUTPUT_BUCKETS;
     use crate::learn::bulletformat::{self, GameResult};
-    use crate::learn::train::data::{self, Record};
+    use crate::learn::train::king_layouts;
     use crate::learn::tune::model::tests::random_positions;
 
     fn records(n: usize, seed: u64) -> Vec<Record> {
@@ -291,7 +301,7 @@ mod tests {
 
     /// The loss of one position and the analytic gradient of that loss.
     fn loss_and_gradient(net: &Net, record: &Record, objective: Objective) -> (f32, Vec<f32>) {
-        let features = data::features(record);
+        let features = net.layout.features(record);
         let mut scratch = Scratch::new(net.layout);
         let out = net.forward(&features, &mut scratch);
         let target = objective.target(data::score(record), data::result(record));
@@ -303,12 +313,20 @@ mod tests {
 
     #[test]
     fn analytic_gradient_matches_finite_differences() {
+        // Without king buckets, and with (the inputs then lie in the kings' buckets).
+        for kings in [KingBuckets::NONE, king_layouts::named("8").unwrap()] {
+            gradient_matches_finite_differences(kings);
+        }
+    }
+
+    fn gradient_matches_finite_differences(kings: KingBuckets) {
         // A tiny network whose accumulators sit inside the activation's range (biases
         // 0.5, small feature weights), so that a small nudge does not cross a kink.
         let mut net = Net::new(
             Layout {
                 hidden: 4,
                 buckets: OUTPUT_BUCKETS,
+                kings,
             },
             3,
         );
@@ -328,11 +346,11 @@ mod tests {
         let mut checked = 0;
         for record in &records(6, 8) {
             let (_, grad) = loss_and_gradient(&net, record, objective);
-            let features = data::features(record);
+            let features = l.features(record);
             // Weights of each kind: two active inputs of each perspective, an inactive
             // input (gradient 0), every hidden bias, output weights of both halves of
             // every bucket (only the position's own have a gradient), every output bias.
-            let inactive = (0..INPUTS as u16)
+            let inactive = (0..l.inputs() as u16)
                 .find(|f| !features.stm().contains(f) && !features.other().contains(f))
                 .unwrap();
             let mut indices = Vec::new();
@@ -377,6 +395,7 @@ mod tests {
             Layout {
                 hidden: 8,
                 buckets: OUTPUT_BUCKETS,
+                kings: KingBuckets::NONE,
             },
             2,
         );

@@ -22,7 +22,7 @@
 //! Each output bucket has its own weights and bias, fitted on the sample's positions of
 //! that bucket.
 
-use super::data::{self, Features, Record};
+use super::data::{Features, Record};
 use super::export::{accumulator, quantise_bias};
 use super::model::{Net, Scratch};
 use crate::eval::nnue::network::{Network, QA, QB};
@@ -43,7 +43,7 @@ pub fn fit_output_layer(net: &Net, quantised: &mut Network, sample: &[Record]) {
     let layout = net.layout;
     let mut by_bucket: Vec<Vec<Features>> = vec![Vec::new(); layout.buckets];
     for record in sample {
-        let features = data::features(record);
+        let features = layout.features(record);
         let positions = &mut by_bucket[layout.bucket(&features)];
         if positions.len() < MAX_PER_BUCKET {
             positions.push(features);
