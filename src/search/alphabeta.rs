@@ -90,6 +90,9 @@ impl Searcher<'_> {
         let key = self.pos.key();
         let entry = self.tt.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        // A position that is or was on a principal variation ("tt-PV") is one the result
+        // may hinge on: its late moves are reduced less, and its entry remembers it.
+        let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
         if let Some(e) = entry
             && !pv_node
             && excluded.is_none()
@@ -231,6 +234,9 @@ impl Searcher<'_> {
         let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
+        // When the best move known here is a capture, the quiet moves are unlikely to be
+        // better: they are reduced one ply more.
+        let tt_capture = hash_move.is_some() && is_noisy(&self.pos, hash_move);
         let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
@@ -344,7 +350,7 @@ impl Searcher<'_> {
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH && moves_searched > LMR_MIN_MOVES + pv_node as usize {
                     reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
-                    reduction -= pv_node as i32;
+                    reduction -= tt_pv as i32;
                     reduction -= checks as i32;
                     reduction += !improving as i32;
                     reduction += cut_node as i32;
@@ -352,6 +358,7 @@ impl Searcher<'_> {
                         reduction -= CAPTURE_LMR_LESS + history / CAPTURE_LMR_HISTORY_DIVISOR;
                     } else {
                         reduction -= history / LMR_HISTORY_DIVISOR;
+                        reduction += tt_capture as i32;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
@@ -434,13 +441,16 @@ impl Searcher<'_> {
                 raw_eval,
             );
         }
-        self.tt.store(
+        self.tt.store_entry(
             key,
-            best_move,
-            score::to_tt(best_score, ply),
-            raw_eval,
-            depth,
-            bound,
+            TtEntry {
+                mv: best_move,
+                score: score::to_tt(best_score, ply),
+                eval: raw_eval,
+                depth,
+                bound,
+                pv: tt_pv,
+            },
         );
         best_score
     }
@@ -707,13 +717,16 @@ impl Searcher<'_> {
             return mated_in(ply);
         }
         let bound = bound_of(best_score, original_alpha, beta);
-        self.tt.store(
+        self.tt.store_entry(
             key,
-            best_move,
-            score::to_tt(best_score, ply),
-            raw_eval,
-            0,
-            bound,
+            TtEntry {
+                mv: best_move,
+                score: score::to_tt(best_score, ply),
+                eval: raw_eval,
+                depth: 0,
+                bound,
+                pv: entry.is_some_and(|e| e.pv),
+            },
         );
         best_score
     }

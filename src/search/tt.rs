@@ -33,7 +33,8 @@
 //! | 32-47 | static evaluation, `i16`                                        |
 //! | 48-55 | depth + [`DEPTH_OFFSET`], so depth 0 and quiescence depths fit  |
 //! | 56-57 | bound: 0 = empty entry, 1 = upper, 2 = lower, 3 = exact         |
-//! | 58-63 | generation (the search it was stored in, modulo 64)             |
+//! | 58-62 | generation (the search it was stored in, modulo 32)             |
+//! | 63    | PV: the position was on a principal variation when searched     |
 //!
 //! A stored entry always has a non-zero bound, so an all-zero entry (a fresh or cleared
 //! table) is recognisably empty, even for the key 0.
@@ -86,9 +87,10 @@ const EVAL_SHIFT: u32 = 32;
 const DEPTH_SHIFT: u32 = 48;
 const BOUND_SHIFT: u32 = 56;
 const GENERATION_SHIFT: u32 = 58;
+const PV_SHIFT: u32 = 63;
 const BOUND_MASK: u64 = 0b11 << BOUND_SHIFT;
-/// Generations count modulo 64: they fill the 6 top bits.
-const GENERATION_MASK: u8 = 0b11_1111;
+/// Generations count modulo 32: they fill the 5 bits below the PV bit.
+const GENERATION_MASK: u8 = 0b1_1111;
 
 /// What a stored score says about the true score of the position.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -115,6 +117,10 @@ pub struct TtEntry {
     /// The remaining depth the score was searched to (0 or below for quiescence search).
     pub depth: i32,
     pub bound: Bound,
+    /// Whether the position was on a principal variation (a PV node, or reached again from
+    /// one) when it was stored: the search reduces such positions less, since they are
+    /// the ones the result depends on.
+    pub pv: bool,
 }
 
 /// One entry: `check` is `key ^ data`, so a torn entry fails the key comparison.
@@ -154,7 +160,15 @@ struct Bucket {
 
 const _: () = assert!(BUCKET_BYTES == 64);
 
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+fn pack(e: TtEntry, generation: u8) -> u64 {
+    let TtEntry {
+        mv,
+        score,
+        eval,
+        depth,
+        bound,
+        pv,
+    } = e;
     debug_assert!(
         i16::try_from(score).is_ok(),
         "score {score} does not fit in 16 bits"
@@ -172,6 +186,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u
         | u64::from(depth) << DEPTH_SHIFT
         | (bound as u64) << BOUND_SHIFT
         | u64::from(generation & GENERATION_MASK) << GENERATION_SHIFT
+        | u64::from(pv) << PV_SHIFT
 }
 
 /// The fields of a non-empty `data` word.
@@ -186,6 +201,7 @@ fn unpack(data: u64) -> TtEntry {
             2 => Bound::Lower,
             _ => Bound::Exact,
         },
+        pv: data >> PV_SHIFT != 0,
     }
 }
 
@@ -199,13 +215,13 @@ fn stored_depth(data: u64) -> i32 {
 }
 
 fn generation_of(data: u64) -> u8 {
-    (data >> GENERATION_SHIFT) as u8
+    (data >> GENERATION_SHIFT) as u8 & GENERATION_MASK
 }
 
 /// The shared hash table of search results. See the module documentation.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
-    /// The generation of the current search (modulo 64), bumped by `new_search`: entries
+    /// The generation of the current search (modulo 32), bumped by `new_search`: entries
     /// from older searches are the first to be replaced and do not count in `hashfull`.
     generation: AtomicU8,
     mb: usize,
@@ -281,7 +297,7 @@ impl TranspositionTable {
     /// Starts a new generation: to call once before each search (`go`), not per thread.
     /// Entries of earlier searches stay usable but become the first candidates to replace.
     pub fn new_search(&self) {
-        // Only the low 6 bits are used; u8 wrapping at 256 keeps them counting modulo 64.
+        // Only the low 5 bits are used; u8 wrapping at 256 keeps them counting modulo 32.
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -323,6 +339,24 @@ impl TranspositionTable {
     ///   entries go first; an entry of the current search is never protected from a
     ///   different key by its depth alone, so the table keeps taking new results.
     pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let pv = false;
+        self.store_entry(
+            key,
+            TtEntry {
+                mv,
+                score,
+                eval,
+                depth,
+                bound,
+                pv,
+            },
+        );
+    }
+
+    /// [`TranspositionTable::store`] with every field of the entry given, the PV flag
+    /// included (the search's way to store).
+    pub fn store_entry(&self, key: u64, entry: TtEntry) {
+        let TtEntry { mv, depth, bound, .. } = entry;
         let generation = self.generation();
         let entries = &self.bucket(key).entries;
 
@@ -331,7 +365,7 @@ impl TranspositionTable {
             (check ^ data == key && !is_empty(data)).then_some((entry, data))
         });
 
-        let (entry, mv) = match same_key {
+        let (slot, mv) = match same_key {
             Some((entry, old)) => {
                 let old_depth = stored_depth(old) - DEPTH_OFFSET;
                 let keep_old = bound != Bound::Exact
@@ -358,7 +392,7 @@ impl TranspositionTable {
             }
         };
 
-        entry.write(key, pack(mv, score, eval, depth, bound, generation));
+        slot.write(key, pack(TtEntry { mv, ..entry }, generation));
     }
 
     /// How full the table is, in permille, as UCI's `info hashfull` reports it: the share of
@@ -646,8 +680,8 @@ mod tests {
         for _ in 0..300 {
             tt.new_search();
         }
-        // 300 wraps to 44 in the u8 counter, which is also 44 modulo 64.
-        assert_eq!(tt.generation(), 44);
+        // 300 wraps to 44 in the u8 counter, which is 12 modulo 32.
+        assert_eq!(tt.generation(), 12);
         tt.store(1, mv(1, 2), 3, 4, 5, Bound::Exact);
         assert_eq!(tt.probe(1).unwrap().depth, 5);
         assert_eq!(tt.hashfull(), 1000 / 4);
