@@ -144,12 +144,27 @@ def syzygy_seeds(tables):
                   + dtz_path.read_bytes())
 
 
+def network_seeds():
+    """Headers of network files (the body lays them over a valid 32-neuron file), each
+    followed by bytes that choose a line of moves (kings walking, castling)."""
+    moves = bytes(range(0, 240, 7))
+    v3_map = bytes(0 if square < 8 else 1 for square in range(64))
+    v3 = b"TARPNNUE" + struct.pack("<IIIII", 3, 32, 8, 2, 1) + v3_map
+    write("network", v3 + moves)
+    # One bucket, not mirrored: the version 2 inputs in a version 3 file.
+    write("network", b"TARPNNUE" + struct.pack("<IIIII", 3, 32, 8, 1, 0) + bytes(64) + moves)
+    # A version 2 header (20 bytes), and one cut short.
+    write("network", b"TARPNNUE" + struct.pack("<III", 2, 32, 8) + moves)
+    write("network", v3[:40])
+
+
 def main():
     tables = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "../../shared/data/syzygy"
     fen_seeds()
     moves_seeds()
     uci_seeds()
     polyglot_seeds()
+    network_seeds()
     syzygy_seeds(tables)
 
 

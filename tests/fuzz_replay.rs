@@ -212,3 +212,8 @@ fn syzygy_inputs() {
 fn game_shard_inputs() {
     replay("games", 4000);
 }
+
+#[test]
+fn network_file_inputs() {
+    replay("network", 1000);
+}

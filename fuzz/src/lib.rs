@@ -38,13 +38,14 @@ use tarpon::uci::{Flow, Uci};
 pub type Body = fn(&[u8]);
 
 /// The fuzz targets by name, for drivers that loop over all of them.
-pub const TARGETS: [(&str, Body); 6] = [
+pub const TARGETS: [(&str, Body); 7] = [
     ("fen", fen),
     ("moves", moves),
     ("uci", uci),
     ("polyglot", polyglot),
     ("syzygy", syzygy),
     ("games", games),
+    ("network", network),
 ];
 
 /// The input as text, the way Tarpon's input loop reads a line it cannot decode: invalid
@@ -743,4 +744,79 @@ pub fn games(data: &[u8]) {
         Some((offset, _)) => assert_eq!(*offset as usize, at, "damage named at another offset"),
     }
     let _ = shard.describe();
+}
+
+// ----- Network files -----
+
+/// The width of the networks `network` reads: small, so that whole files stay a few
+/// hundred kilobytes and each input runs fast.
+const FUZZ_WIDTH: usize = 32;
+
+/// A valid network file of [`FUZZ_WIDTH`] neurons with two mirrored king buckets (the king
+/// on its first rank, or not), made once.
+fn fuzz_network_file() -> &'static [u8] {
+    use tarpon::eval::nnue::network::{KingBuckets, Network};
+    static FILE: OnceLock<Vec<u8>> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let map = std::array::from_fn(|square| u8::from(square >= 8));
+        let kings = KingBuckets::new(2, true, map).expect("a symmetric map of two buckets");
+        Network::random_shaped(0xF022, FUZZ_WIDTH, kings).to_bytes()
+    })
+}
+
+/// `network`: a network file. The input is read twice: as a whole file, and laid over the
+/// start of a valid file (so its first bytes are the header: version, widths, king
+/// buckets, their map), which reaches the weights with a header the fuzzer chose. Every
+/// file must be refused with a reason or accepted; an accepted one must write back to the
+/// same bytes (version 3) and evaluate a line of moves, chosen by the input's bytes after
+/// the header, with incremental accumulators (the refresh table included) equal to ones
+/// computed from scratch.
+pub fn network(data: &[u8]) {
+    use tarpon::eval::nnue::network::HEADER_SIZE;
+    network_file(data, data);
+    let mut file = fuzz_network_file().to_vec();
+    let overlay = data.len().min(HEADER_SIZE);
+    file[..overlay].copy_from_slice(&data[..overlay]);
+    network_file(&file, data.get(HEADER_SIZE..).unwrap_or_default());
+}
+
+fn network_file(file: &[u8], moves: &[u8]) {
+    use tarpon::eval::nnue::network::{Header, Network};
+    use tarpon::eval::nnue::{Accumulator, AccumulatorStack, Net};
+    if let Ok(network) = Network::from_bytes(file)
+        && Header::parse(file).is_ok_and(|header| header.version == 3)
+    {
+        assert!(
+            network.to_bytes() == file,
+            "a network read back writes other bytes"
+        );
+    }
+    let net = match Net::<FUZZ_WIDTH>::from_bytes(file, "fuzz.nnue") {
+        Ok(net) => net,
+        Err(e) => {
+            assert!(!e.to_string().is_empty(), "a refusal without a reason");
+            return;
+        }
+    };
+    // Kings free to walk across files d and e and off their first rank.
+    let mut pos = Position::from_fen("r3k2r/pp3ppp/8/3pP3/8/8/PP3PPP/R3K2R w KQkq d6 0 1", false)
+        .expect("a valid FEN");
+    let mut stack = AccumulatorStack::<FUZZ_WIDTH>::new();
+    stack.reset(&pos, &net);
+    for &byte in moves.iter().take(60) {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[usize::from(byte) % moves.len()];
+        stack.push(&pos, m);
+        pos.make(m);
+        let scratch = Accumulator::from_board(&pos, &net);
+        assert!(
+            *stack.current(&pos, &net) == scratch,
+            "incremental accumulator differs from a refresh at {}",
+            pos.fen()
+        );
+        assert_eq!(stack.evaluate(&pos, &net), net.evaluate(&pos));
+    }
 }
