@@ -37,6 +37,9 @@
 //! variation reduce their late moves one ply less, in place of PV nodes only) and one ply
 //! more reduction of quiet moves when the hash move is a capture: +11.3 +- 14.4 (1,540
 //! games; stopped at LLR 1.09 of 2.94, the interval above zero); WAC at 200,000 nodes 269.
+//! Re-searching a reduced move that beat alpha one ply deeper (by 40 + 2 per ply over the
+//! best score) or shallower (by less than 10), with cut nodes reduced two plies more
+//! instead of one, measured +1.9 +- 18.1 (940 games, LLR -0.21; WAC 267): not kept.
 //! Node-share time management (the soft limit scaled by the best move's share of the root
 //! nodes) measured +15.8 +- 32.8 at 8+0.08 (220 games, on a machine loaded well beyond its
 //! two cores): not enough to keep it; it is not in.

@@ -356,7 +356,9 @@ impl TranspositionTable {
     /// [`TranspositionTable::store`] with every field of the entry given, the PV flag
     /// included (the search's way to store).
     pub fn store_entry(&self, key: u64, entry: TtEntry) {
-        let TtEntry { mv, depth, bound, .. } = entry;
+        let TtEntry {
+            mv, depth, bound, ..
+        } = entry;
         let generation = self.generation();
         let entries = &self.bucket(key).entries;
 
