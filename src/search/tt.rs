@@ -531,6 +531,7 @@ mod tests {
                             eval,
                             depth: d,
                             bound: b,
+                            pv: false,
                         };
                         assert_eq!(tt.probe(key), Some(want));
                     }
@@ -697,7 +698,17 @@ mod tests {
         let (check, good) = entry.load();
         assert_eq!(check ^ good, 99);
         // Another store's data next to this store's check word: what a race can leave.
-        let other = pack(mv(5, 6), -40, 7, 9, Bound::Upper, 0);
+        let other = pack(
+            TtEntry {
+                mv: mv(5, 6),
+                score: -40,
+                eval: 7,
+                depth: 9,
+                bound: Bound::Upper,
+                pv: false,
+            },
+            0,
+        );
         entry.data.store(other, Ordering::Relaxed);
         assert_eq!(tt.probe(99), None);
         // And the other way round: the other store's check word with the original data.
@@ -855,6 +866,7 @@ mod tests {
                 eval: i32::from((mix >> 16) as i16),
                 depth: ((mix >> 32) % 200) as i32 - 8,
                 bound: [Bound::Upper, Bound::Lower, Bound::Exact][(mix >> 48) as usize % 3],
+                pv: mix >> 63 != 0,
             }
         };
 
@@ -869,7 +881,7 @@ mod tests {
                         let key = key_of(r % KEYS);
                         if r >> 63 == 0 {
                             let e = fields(key, (r >> 8) as u16);
-                            tt.store(key, e.mv, e.score, e.eval, e.depth, e.bound);
+                            tt.store_entry(key, e);
                         } else if let Some(hit) = tt.probe(key) {
                             hits.fetch_add(1, Ordering::Relaxed);
                             let want = fields(key, hit.score as i16 as u16);
