@@ -99,11 +99,6 @@ impl Searcher<'_> {
             && e.depth >= depth
             && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
         {
-            // A quiet hash move that refutes this node again earns history, as it would
-            // have by cutting in a search.
-            if s >= beta {
-                self.reward_hash_cutoff(hash_move, depth, ply);
-            }
             return s;
         }
 
@@ -150,10 +145,21 @@ impl Searcher<'_> {
         self.stack[ply + 2].killers = [Move::NONE; 2];
         // The hash score, where its bound says it is nearer the truth, is a better guess of
         // this node's value than the static evaluation: a search found it.
-        let eval = if in_check {
-            static_eval
-        } else {
-            eval_with_hash_score(entry, static_eval, ply)
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let stored = score::from_tt(e.score, ply);
+                let nearer = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => stored > static_eval,
+                    Bound::Upper => stored < static_eval,
+                };
+                if nearer && stored.abs() < TB_WIN_BOUND {
+                    stored
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
         };
 
         // Step 6. Whole-node pruning, where the evaluation says the node is settled.
@@ -414,9 +420,6 @@ impl Searcher<'_> {
             );
         }
         best_score = best_score.min(tb_ceiling);
-        if best_score >= beta {
-            best_score = fail_high_blend(best_score, beta, depth);
-        }
 
         let bound = bound_of(best_score, original_alpha, beta);
         // Correction history learns from results that say how far off the evaluation was:
@@ -584,29 +587,6 @@ impl Searcher<'_> {
         );
     }
 
-    /// The hash table cut this node with `hash_move`: a quiet one (of the side to move:
-    /// the table may hold another position's move) earns the history bonus a cutoff in
-    /// a search would have given it.
-    fn reward_hash_cutoff(&mut self, hash_move: Move, depth: i32, ply: usize) {
-        let us = self.pos.side_to_move();
-        if hash_move.is_none() || is_noisy(&self.pos, hash_move) {
-            return;
-        }
-        let Some(piece) = self.pos.piece_on(hash_move.from()) else {
-            return;
-        };
-        if piece.color() != us {
-            return;
-        }
-        let previous = self.previous_moves(ply);
-        let moved = PieceTo {
-            piece,
-            to: hash_move.to(),
-        };
-        self.histories
-            .update_quiet(us, hash_move, moved, &previous, history::bonus(depth));
-    }
-
     /// Move `m` caused a beta cutoff: raise its history and lower that of the moves tried
     /// before it in vain. A quiet move also becomes a killer, and the quiet moves before it
     /// lose history; the captures before it lose capture history whatever `m` was, since
@@ -690,12 +670,11 @@ impl Searcher<'_> {
             // evaluation is a lower bound on the score.
             raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
             static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
-            let stand_pat = eval_with_hash_score(entry, static_eval, ply);
-            if stand_pat >= beta {
-                return fail_high_blend(stand_pat, beta, 1);
+            if static_eval >= beta {
+                return static_eval;
             }
-            alpha = alpha.max(stand_pat);
-            best_score = stand_pat;
+            alpha = alpha.max(static_eval);
+            best_score = static_eval;
         }
 
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
@@ -737,9 +716,6 @@ impl Searcher<'_> {
         if in_check && moves_searched == 0 {
             return mated_in(ply);
         }
-        if best_score >= beta {
-            best_score = fail_high_blend(best_score, beta, 1);
-        }
         let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store_entry(
             key,
@@ -754,36 +730,6 @@ impl Searcher<'_> {
         );
         best_score
     }
-}
-
-/// The static evaluation, or the hash score where its bound says the true score lies
-/// beyond the evaluation in that direction: a search found it, so it is the better guess.
-fn eval_with_hash_score(entry: Option<TtEntry>, static_eval: i32, ply: usize) -> i32 {
-    let Some(e) = entry else {
-        return static_eval;
-    };
-    let stored = score::from_tt(e.score, ply);
-    let nearer = match e.bound {
-        Bound::Exact => true,
-        Bound::Lower => stored > static_eval,
-        Bound::Upper => stored < static_eval,
-    };
-    if nearer && stored.abs() < TB_WIN_BOUND {
-        stored
-    } else {
-        static_eval
-    }
-}
-
-/// A score that failed high, pulled towards beta: by how much it beat beta is the least
-/// reliable part of it (a shallow search overshoots), more so the shallower the search
-/// (`depth`), so the parent sees a bound nearer the truth. Proven results stay exact.
-fn fail_high_blend(score: i32, beta: i32, depth: i32) -> i32 {
-    if score.abs() >= TB_WIN_BOUND || beta.abs() >= TB_WIN_BOUND {
-        return score;
-    }
-    let depth = depth.max(1);
-    (score * depth + beta) / (depth + 1)
 }
 
 /// What the singular-extension test decided for the hash move.
