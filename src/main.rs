@@ -191,6 +191,9 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
         /// Go on from a checkpoint (with the same data and settings)
         #[arg(long, value_name = "CHECKPOINT")]
         resume: Option<PathBuf>,
+        /// Start from this network's weights (same hidden size; one without king buckets seeds every bucket alike) instead of random ones
+        #[arg(long, value_name = "NNUE")]
+        init: Option<PathBuf>,
         /// Leave out positions whose score is beyond this (centipawns, either sign)
         #[arg(long, value_name = "CP", default_value_t = tr().max_score, value_parser = clap::value_parser!(i32).range(0..=32767))]
         max_score: i32,
@@ -537,6 +540,7 @@ fn main() -> ExitCode {
             seed,
             checkpoint_dir,
             resume,
+            init,
             max_score,
             max_positions,
             mirror,
@@ -558,6 +562,7 @@ fn main() -> ExitCode {
             seed,
             checkpoint_dir,
             resume,
+            init,
             max_score,
             max_positions,
             mirror,

@@ -157,6 +157,60 @@ fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
 }
 
 #[test]
+fn a_run_can_start_from_a_network_and_give_it_king_buckets() {
+    let dir = common::temp_dir("init");
+    let data = data_file(&dir, "data.bin", 300, 7);
+    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    let start = Network::from_bytes(&std::fs::read(default).unwrap()).unwrap();
+    let net = dir.join("seeded.nnue");
+    // A learning rate too small to move a weight by a quantisation step: the network
+    // written is the one it started from, its weights in each of the 4 king buckets.
+    let out = train(&[
+        &data,
+        "-o",
+        net.to_str().unwrap(),
+        "--init",
+        default,
+        "--king-buckets",
+        "4",
+        "--epochs",
+        "1",
+        "--lr",
+        "1e-12",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let seeded = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    assert_eq!(seeded.king_buckets.count(), 4);
+    let one = start.feature_weights.len();
+    assert_eq!(seeded.feature_weights.len(), 4 * one);
+    for bucket in seeded.feature_weights.chunks(one) {
+        assert!(bucket == start.feature_weights.as_slice());
+    }
+    assert_eq!(seeded.hidden_biases, start.hidden_biases);
+    // Shapes that do not fit, and --init with --resume, are refused with the reason.
+    let output = dir.join("out.nnue");
+    let output = output.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["--init", default, "--hidden", "32"], "hidden neurons"),
+        (&["--init", &data], "is not a network"),
+        (&["--init", default, "--resume", &data], "give one of them"),
+        (
+            &["--init", net.to_str().unwrap(), "--king-buckets", "8"],
+            "king buckets differ",
+        ),
+    ];
+    for (extra, expected) in cases {
+        let mut args = vec![data.as_str(), "-o", output];
+        args.extend_from_slice(extra);
+        let out = train(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_arguments_and_files_end_with_a_message() {
     let dir = common::temp_dir("bad");
     let data = data_file(&dir, "data.bin", 50, 4);

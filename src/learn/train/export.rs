@@ -4,8 +4,8 @@
 //! engine has its own, vectorised).
 
 use super::data::{Features, Record};
-use super::model::{Net, Scratch};
-use crate::eval::nnue::network::{Network, QA, QB, SCALE, output_bucket};
+use super::model::{Layout, Net, Scratch};
+use crate::eval::nnue::network::{KingBuckets, Network, QA, QB, SCALE, output_bucket};
 
 /// `x · factor`, rounded to the nearest integer and saturated to `i16` (only the hidden
 /// biases are not clipped in training; a bias beyond ±128 would be a broken network).
@@ -20,6 +20,48 @@ pub fn quantise_bias(b: f64) -> i32 {
     (b * f64::from(QA * QB))
         .round()
         .clamp(i32::MIN.into(), i32::MAX.into()) as i32
+}
+
+/// The float network whose weights are exactly `q`'s, laid out for the king buckets
+/// `kings`: `q`'s own, or any when `q` has none, whose 768 inputs' weights then start every
+/// bucket alike (the network it makes evaluates as `q` does, the mirrored half as `q` sees
+/// the mirror image). That is how a trained network seeds a larger input layer, or a run
+/// on new data (`tarpon train --init`).
+pub fn dequantise(q: &Network, kings: KingBuckets) -> Result<Net, String> {
+    if q.king_buckets != kings && q.king_buckets != KingBuckets::NONE {
+        return Err("its king buckets differ from --king-buckets".into());
+    }
+    let layout = Layout {
+        hidden: q.hidden_biases.len(),
+        buckets: q.output_biases.len(),
+        kings,
+    };
+    let mut net = Net::new(layout, 0);
+    let l = net.layout;
+    // A network without buckets is one bucket's worth, repeated.
+    let features = l.feature_weights();
+    for (p, &x) in net.params[features]
+        .iter_mut()
+        .zip(q.feature_weights.iter().cycle())
+    {
+        *p = f32::from(x) / QA as f32;
+    }
+    let sections = [
+        (l.hidden_biases(), &q.hidden_biases, QA),
+        (l.output_weights(), &q.output_weights, QB),
+    ];
+    for (range, values, factor) in sections {
+        for (p, &x) in net.params[range].iter_mut().zip(values) {
+            *p = f32::from(x) / factor as f32;
+        }
+    }
+    for (p, &b) in net.params[l.output_biases()]
+        .iter_mut()
+        .zip(&q.output_biases)
+    {
+        *p = b as f32 / (QA * QB) as f32;
+    }
+    Ok(net)
 }
 
 /// The quantised network. Its vectors have the float network's shape, which need not be
@@ -108,6 +150,7 @@ pub fn rounding_error(net: &Net, quantised: &Network, records: &[Record]) -> (f6
 mod tests {
     use super::*;
     use crate::chess::fen;
+    use crate::chess::types::Color;
     use crate::eval::nnue::network::{HIDDEN, INPUTS, KingBuckets, OUTPUT_BUCKETS, file_size};
     use crate::learn::bulletformat::{self, GameResult};
     use crate::learn::train::data;
@@ -152,34 +195,6 @@ mod tests {
         net
     }
 
-    /// The float network whose weights are exactly the quantised ones.
-    fn dequantise(q: &Network) -> Net {
-        let layout = Layout {
-            hidden: q.hidden_biases.len(),
-            buckets: q.output_biases.len(),
-            kings: q.king_buckets,
-        };
-        let mut net = Net::new(layout, 0);
-        let l = net.layout;
-        let sections = [
-            (l.feature_weights(), &q.feature_weights, QA),
-            (l.hidden_biases(), &q.hidden_biases, QA),
-            (l.output_weights(), &q.output_weights, QB),
-        ];
-        for (range, values, factor) in sections {
-            for (p, &x) in net.params[range].iter_mut().zip(values) {
-                *p = f32::from(x) / factor as f32;
-            }
-        }
-        for (p, &b) in net.params[l.output_biases()]
-            .iter_mut()
-            .zip(&q.output_biases)
-        {
-            *p = b as f32 / (QA * QB) as f32;
-        }
-        net
-    }
-
     #[test]
     fn integer_score_agrees_with_the_float_network() {
         // A network of the engine's size trained for a few epochs (on positions labelled
@@ -194,7 +209,7 @@ mod tests {
         let (state, _) = crate::learn::train::tests::trained(&records, &opts);
         let net = state.net;
         let quantised = quantise(&net);
-        let exact = dequantise(&quantised);
+        let exact = dequantise(&quantised, KingBuckets::NONE).unwrap();
         let mut scratch = Scratch::new(net.layout);
         let (mut worst, mut total) = (0.0f32, 0.0f32);
         let positions = positions(500);
@@ -215,6 +230,45 @@ mod tests {
         // difference: hundreds of activations times their weights' rounding errors). On
         // networks trained on Tarpon's games the mean is 3 to 4 cp.
         assert!(mean < 10.0 && worst < 40.0, "mean {mean} worst {worst}");
+    }
+
+    #[test]
+    fn a_network_without_king_buckets_seeds_every_bucket_to_evaluate_as_it_did() {
+        let q = quantise(&realistic(32, 6));
+        let plain = dequantise(&q, KingBuckets::NONE).unwrap();
+        let kings = king_layouts::named("8").unwrap();
+        let seeded = dequantise(&q, kings).unwrap();
+        assert_eq!(seeded.layout.kings, kings);
+        let mut scratch = Scratch::new(seeded.layout);
+        let mut plain_scratch = Scratch::new(plain.layout);
+        let (mut west, mut east) = (0, 0);
+        for board in random_positions(400, 9) {
+            let record = bulletformat::pack(&board, 0, GameResult::Draw, false).unwrap();
+            let files = [Color::White, Color::Black].map(|c| board.king_square(c).file());
+            // Both kings on files a-d: the bucketed inputs are the plain ones, moved to
+            // their bucket; both on e-h: those of the mirror image.
+            let mirrored = if files.iter().all(|&f| f < 4) {
+                west += 1;
+                false
+            } else if files.iter().all(|&f| f >= 4) {
+                east += 1;
+                true
+            } else {
+                continue;
+            };
+            let a = seeded.forward(&data::features(&record, &kings), &mut scratch);
+            let b = plain.forward(
+                &data::features_of(&record, mirrored, &KingBuckets::NONE),
+                &mut plain_scratch,
+            );
+            assert!((a - b).abs() < 1e-4, "{a} vs {b}");
+        }
+        assert!(west > 20 && east > 20, "{west} {east}");
+        // A network's own king buckets are kept; other ones are refused.
+        let again = dequantise(&quantise(&seeded), kings).unwrap();
+        assert_eq!(again.params, seeded.params);
+        let other = king_layouts::named("4").unwrap();
+        assert!(dequantise(&quantise(&seeded), other).is_err());
     }
 
     #[test]

@@ -64,6 +64,9 @@ pub struct Options {
     pub seed: u64,
     pub checkpoint_dir: Option<PathBuf>,
     pub resume: Option<PathBuf>,
+    /// Start from this network's weights instead of random ones (see
+    /// [`export::dequantise`]), with a fresh optimiser.
+    pub init: Option<PathBuf>,
     pub max_score: i32,
     pub max_positions: Option<usize>,
     /// Show each position at each visit mirrored left to right or not, at random (see
@@ -120,6 +123,7 @@ impl Default for Options {
             seed: 1,
             checkpoint_dir: None,
             resume: None,
+            init: None,
             max_score: 10_000,
             max_positions: None,
             mirror: false,
@@ -202,6 +206,13 @@ impl Options {
             return Err(
                 "--mirror does nothing with mirrored king buckets (a position and its \
                         mirror image have the same inputs): leave it out"
+                    .into(),
+            );
+        }
+        if self.resume.is_some() && self.init.is_some() {
+            return Err(
+                "--init starts a run from a network, --resume goes on with a checkpoint: \
+                 give one of them"
                     .into(),
             );
         }
@@ -352,9 +363,10 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         check_writable(&dir.join("epoch-000.nnue"))?;
     }
-    let mut state = match &opts.resume {
-        Some(path) => resumed(path, opts)?,
-        None => State::new(opts.layout(), opts.seed),
+    let mut state = match (&opts.resume, &opts.init) {
+        (Some(path), _) => resumed(path, opts)?,
+        (None, Some(path)) => initialised(path, opts)?,
+        (None, None) => State::new(opts.layout(), opts.seed),
     };
     let filter = Filter {
         max_score: opts.max_score,
@@ -548,6 +560,34 @@ fn resumed(path: &Path, opts: &Options) -> Result<State, String> {
         ));
     }
     Ok(state)
+}
+
+/// A run that starts from the network in `path`, if its shape fits this run: the same
+/// hidden neurons and output buckets, and the same king buckets or none (which then
+/// start every bucket alike).
+fn initialised(path: &Path, opts: &Options) -> Result<State, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let network = Network::from_bytes(&bytes)
+        .map_err(|e| format!("{} is not a network: {e}", path.display()))?;
+    let net = export::dequantise(&network, opts.king_buckets)
+        .map_err(|e| format!("cannot start from {}: {e}", path.display()))?;
+    let layout = net.layout;
+    if layout != opts.layout() {
+        return Err(format!(
+            "cannot start from {}: it has {} hidden neurons and {} output buckets, but \
+             --hidden is {} and --output-buckets {}",
+            path.display(),
+            layout.hidden,
+            layout.buckets,
+            opts.hidden,
+            opts.buckets,
+        ));
+    }
+    Ok(State {
+        adam: adam::Adam::new(layout.parameter_count()),
+        net,
+        epoch: 0,
+    })
 }
 
 /// Fails early if `path` cannot be written (a missing folder, no permission).
