@@ -145,21 +145,10 @@ impl Searcher<'_> {
         self.stack[ply + 2].killers = [Move::NONE; 2];
         // The hash score, where its bound says it is nearer the truth, is a better guess of
         // this node's value than the static evaluation: a search found it.
-        let eval = match entry {
-            Some(e) if !in_check => {
-                let stored = score::from_tt(e.score, ply);
-                let nearer = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => stored > static_eval,
-                    Bound::Upper => stored < static_eval,
-                };
-                if nearer && stored.abs() < TB_WIN_BOUND {
-                    stored
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
+        let eval = if in_check {
+            static_eval
+        } else {
+            eval_with_hash_score(entry, static_eval, ply)
         };
 
         // Step 6. Whole-node pruning, where the evaluation says the node is settled.
@@ -472,6 +461,10 @@ impl Searcher<'_> {
             && e.bound != Bound::Upper
             && e.depth >= depth - SE_TT_DEPTH_MARGIN
             && tt_score.abs() < TB_WIN_BOUND
+            // A window at mate scores asks whether a mate is there, which a search below
+            // the (not mate) hash score cannot tell; and that search, with no mate distance
+            // to bound it, would grow with every iteration after a mate is found.
+            && beta.abs() < TB_WIN_BOUND
             // The line is not already twice as long as the iteration's depth.
             && (ply as i32) < 2 * (self.completed_depth + 1);
         if !applies {
@@ -665,16 +658,21 @@ impl Searcher<'_> {
         let mut best_score = -INFINITE;
         let mut raw_eval = -INFINITE;
         let mut static_eval = -INFINITE;
+        let mut stand_pat_from_hash = false;
         if !in_check {
             // Stand pat: the side to move need not capture, so the (corrected) static
             // evaluation is a lower bound on the score.
             raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
             static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
-            if static_eval >= beta {
-                return static_eval;
+            // The hash score, where its bound allows, is the better stand pat: a search
+            // found it.
+            let stand_pat = eval_with_hash_score(entry, static_eval, ply);
+            stand_pat_from_hash = stand_pat != static_eval;
+            if stand_pat >= beta {
+                return stand_pat;
             }
-            alpha = alpha.max(static_eval);
-            best_score = static_eval;
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
         }
 
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
@@ -716,6 +714,14 @@ impl Searcher<'_> {
         if in_check && moves_searched == 0 {
             return mated_in(ply);
         }
+        // A stand pat taken from the table that no capture beat is the table's own result:
+        // storing it back at depth 0 (as an exact score, should it lie inside the window)
+        // would overwrite the deeper search that found it, and each iteration would have to
+        // search that position again (after a found mate, iterations then grow instead of
+        // costing a constant few thousand nodes).
+        if stand_pat_from_hash && best_move.is_none() {
+            return best_score;
+        }
         let bound = bound_of(best_score, original_alpha, beta);
         self.tt.store_entry(
             key,
@@ -729,6 +735,27 @@ impl Searcher<'_> {
             },
         );
         best_score
+    }
+}
+
+/// The static evaluation, or the hash score where its bound says the true score lies
+/// beyond the evaluation in that direction: a search found it, so it is the better guess.
+/// Proven results (mates, tablebase wins) stay out: as a guess of a static value they would
+/// only mislead the pruning.
+fn eval_with_hash_score(entry: Option<TtEntry>, static_eval: i32, ply: usize) -> i32 {
+    let Some(e) = entry else {
+        return static_eval;
+    };
+    let stored = score::from_tt(e.score, ply);
+    let nearer = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => stored > static_eval,
+        Bound::Upper => stored < static_eval,
+    };
+    if nearer && stored.abs() < TB_WIN_BOUND {
+        stored
+    } else {
+        static_eval
     }
 }
 
