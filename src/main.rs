@@ -209,6 +209,9 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
         /// How the learning rate falls: step (a tenth after --lr-drop) or cosine (a half cosine wave down to a hundredth)
         #[arg(long, value_name = "SCHEDULE", default_value = "step")]
         lr_schedule: tarpon::learn::train::Schedule,
+        /// With --king-buckets: train 768 weights shared by all buckets beside each bucket's own (the file gets their sums), so that buckets learn from fewer positions
+        #[arg(long)]
+        factorise: bool,
     },
     /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
     #[command(
@@ -546,6 +549,7 @@ fn main() -> ExitCode {
             mirror,
             king_buckets,
             lr_schedule,
+            factorise,
         }) => exit_status(tarpon::learn::train::run(&tarpon::learn::train::Options {
             files,
             validation,
@@ -568,6 +572,7 @@ fn main() -> ExitCode {
             mirror,
             king_buckets,
             lr_schedule,
+            factorise,
         })),
         Some(Command::Convert {
             inputs,

@@ -262,6 +262,7 @@ fn bad_arguments_and_files_end_with_a_message() {
             vec![&data, "-o", output, "--lr-schedule", "linear"],
             "unknown learning-rate schedule",
         ),
+        (vec![&data, "-o", output, "--factorise"], "--king-buckets"),
         (
             vec![
                 &data,

@@ -13,7 +13,7 @@
 //! | 20..24 | `u32` epochs done                           |
 //! | 24..32 | `u64` Adam steps done                       |
 //! | 32..36 | `u32` king input buckets                    |
-//! | 36..40 | `u32` flags: bit 0, mirrored                |
+//! | 36..40 | `u32` flags: bit 0, mirrored; bit 1, factorised |
 //! | 40..104 | `u8` × 64: the king bucket map, as in the network file (`network.rs`) |
 //! | then   | `f32` parameters, Adam's `m`, Adam's `v`, each in the layout of [`super::model`] |
 //!
@@ -34,6 +34,8 @@ const HEADER_V2: usize = 32;
 const HEADER: usize = HEADER_V2 + 4 + 4 + 64;
 /// Flag bit of mirrored king buckets.
 const FLAG_MIRRORED: u32 = 1;
+/// Flag bit of factorised king buckets (the factor rows follow the buckets' rows).
+const FLAG_FACTORISED: u32 = 2;
 
 /// A training run's state after some epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,7 +68,12 @@ impl State {
         out.extend_from_slice(&self.adam.step.to_le_bytes());
         let kings = &self.net.layout.kings;
         out.extend_from_slice(&(kings.count() as u32).to_le_bytes());
-        let flags = if kings.mirrored() { FLAG_MIRRORED } else { 0 };
+        let flags = if kings.mirrored() { FLAG_MIRRORED } else { 0 }
+            | if self.net.layout.factorised {
+                FLAG_FACTORISED
+            } else {
+                0
+            };
         out.extend_from_slice(&flags.to_le_bytes());
         out.extend_from_slice(kings.map());
         for x in self
@@ -103,21 +110,27 @@ impl State {
                 bytes.len()
             ));
         }
-        let kings = if version == VERSION {
+        let (kings, factorised) = if version == VERSION {
             let flags = u32_at(36);
             let map = bytes[40..104].try_into().unwrap_or([0; 64]);
-            if flags & !FLAG_MIRRORED != 0 {
+            if flags & !(FLAG_MIRRORED | FLAG_FACTORISED) != 0 {
                 return Err(format!("checkpoint with unknown flags {flags:#x}"));
             }
-            KingBuckets::new(u32_at(32), flags & FLAG_MIRRORED != 0, map)
-                .map_err(|e| format!("checkpoint: {e}"))?
+            let kings = KingBuckets::new(u32_at(32), flags & FLAG_MIRRORED != 0, map)
+                .map_err(|e| format!("checkpoint: {e}"))?;
+            let factorised = flags & FLAG_FACTORISED != 0;
+            if factorised && kings == KingBuckets::NONE {
+                return Err("checkpoint factorised without king buckets".to_string());
+            }
+            (kings, factorised)
         } else {
-            KingBuckets::NONE
+            (KingBuckets::NONE, false)
         };
         let layout = Layout {
             hidden: u32_at(12) as usize,
             buckets: u32_at(16) as usize,
             kings,
+            factorised,
         };
         if !(1..=4096).contains(&layout.hidden) || !(1..=OUTPUT_BUCKETS).contains(&layout.buckets) {
             return Err(format!(
@@ -175,19 +188,18 @@ mod tests {
 
     #[test]
     fn round_trips_and_rejects_other_files() {
-        for kings in [
-            KingBuckets::NONE,
-            crate::learn::train::king_layouts::named("4").unwrap(),
-        ] {
-            round_trips(kings);
+        let four = crate::learn::train::king_layouts::named("4").unwrap();
+        for (kings, factorised) in [(KingBuckets::NONE, false), (four, false), (four, true)] {
+            round_trips(kings, factorised);
         }
     }
 
-    fn round_trips(kings: KingBuckets) {
+    fn round_trips(kings: KingBuckets, factorised: bool) {
         let layout = Layout {
             hidden: 3,
             buckets: 5,
             kings,
+            factorised,
         };
         let mut state = State {
             net: Net::new(layout, 9),
@@ -223,6 +235,15 @@ mod tests {
                 .unwrap_err()
                 .contains("header")
         );
+        if kings != KingBuckets::NONE {
+            // The factor rows change the length: the other flag does not fit the file.
+            let mut other = bytes.clone();
+            other[36] ^= FLAG_FACTORISED as u8;
+            assert!(State::from_bytes(&other).unwrap_err().contains("shape"));
+            let mut unknown = bytes.clone();
+            unknown[36] |= 4;
+            assert!(State::from_bytes(&unknown).unwrap_err().contains("flags"));
+        }
     }
 
     #[test]
@@ -231,6 +252,7 @@ mod tests {
             hidden: 3,
             buckets: 2,
             kings: KingBuckets::NONE,
+            factorised: false,
         };
         let state = State::new(layout, 5);
         let v3 = state.to_bytes();

@@ -5,7 +5,7 @@
 
 use super::data::{Features, Record};
 use super::model::{Layout, Net, Scratch};
-use crate::eval::nnue::network::{KingBuckets, Network, QA, QB, SCALE, output_bucket};
+use crate::eval::nnue::network::{KingBuckets, Network, QA, QB, SCALE, WEIGHT_CLIP, output_bucket};
 
 /// `x · factor`, rounded to the nearest integer and saturated to `i16` (only the hidden
 /// biases are not clipped in training; a bias beyond ±128 would be a broken network).
@@ -26,8 +26,10 @@ pub fn quantise_bias(b: f64) -> i32 {
 /// `kings`: `q`'s own, or any when `q` has none, whose 768 inputs' weights then start every
 /// bucket alike (the network it makes evaluates as `q` does, the mirrored half as `q` sees
 /// the mirror image). That is how a trained network seeds a larger input layer, or a run
-/// on new data (`tarpon train --init`).
-pub fn dequantise(q: &Network, kings: KingBuckets) -> Result<Net, String> {
+/// on new data (`tarpon train --init`). `factorised`: `q`'s weights go to the factor rows
+/// if it has no buckets (the buckets' own rows start at 0), else to the buckets' rows
+/// (the factor rows start at 0).
+pub fn dequantise(q: &Network, kings: KingBuckets, factorised: bool) -> Result<Net, String> {
     if q.king_buckets != kings && q.king_buckets != KingBuckets::NONE {
         return Err("its king buckets differ from --king-buckets".into());
     }
@@ -35,15 +37,21 @@ pub fn dequantise(q: &Network, kings: KingBuckets) -> Result<Net, String> {
         hidden: q.hidden_biases.len(),
         buckets: q.output_biases.len(),
         kings,
+        factorised,
     };
     let mut net = Net::new(layout, 0);
     let l = net.layout;
-    // A network without buckets is one bucket's worth, repeated.
-    let features = l.feature_weights();
-    for (p, &x) in net.params[features]
-        .iter_mut()
-        .zip(q.feature_weights.iter().cycle())
-    {
+    let h = l.hidden;
+    let features = &mut net.params[l.feature_weights()];
+    features.fill(0.0);
+    let to = match (factorised, q.king_buckets == KingBuckets::NONE) {
+        // Into the factor rows, which every bucket shares.
+        (true, true) => &mut features[l.inputs() * h..],
+        // A network without buckets is one bucket's worth, repeated.
+        (false, _) => features,
+        (true, false) => &mut features[..l.inputs() * h],
+    };
+    for (p, &x) in to.iter_mut().zip(q.feature_weights.iter().cycle()) {
         *p = f32::from(x) / QA as f32;
     }
     let sections = [
@@ -64,6 +72,27 @@ pub fn dequantise(q: &Network, kings: KingBuckets) -> Result<Net, String> {
     Ok(net)
 }
 
+/// The feature weights as the network file has them: factorised, each input's own row
+/// plus its factor row, clipped as training clips a weight.
+fn merged_feature_weights(net: &Net) -> Vec<f32> {
+    let l = net.layout;
+    let h = l.hidden;
+    let weights = &net.params[l.feature_weights()];
+    if !l.factorised {
+        return weights.to_vec();
+    }
+    (0..l.inputs())
+        .flat_map(|f| {
+            let row = l.factor_row(f as u16).expect("factorised");
+            let own = &weights[f * h..][..h];
+            let shared = &weights[row * h..][..h];
+            own.iter()
+                .zip(shared)
+                .map(|(a, b)| (a + b).clamp(-WEIGHT_CLIP, WEIGHT_CLIP))
+        })
+        .collect()
+}
+
 /// The quantised network. Its vectors have the float network's shape, which need not be
 /// the engine's (see [`Network::to_bytes`]).
 pub fn quantise(net: &Net) -> Network {
@@ -71,7 +100,7 @@ pub fn quantise(net: &Net) -> Network {
     let p = &net.params;
     Network {
         king_buckets: l.kings,
-        feature_weights: p[l.feature_weights()]
+        feature_weights: merged_feature_weights(net)
             .iter()
             .map(|&w| to_i16(w, QA))
             .collect(),
@@ -178,6 +207,7 @@ mod tests {
                 hidden,
                 buckets: OUTPUT_BUCKETS,
                 kings: KingBuckets::NONE,
+                factorised: false,
             },
             seed,
         );
@@ -209,7 +239,7 @@ mod tests {
         let (state, _) = crate::learn::train::tests::trained(&records, &opts);
         let net = state.net;
         let quantised = quantise(&net);
-        let exact = dequantise(&quantised, KingBuckets::NONE).unwrap();
+        let exact = dequantise(&quantised, KingBuckets::NONE, false).unwrap();
         let mut scratch = Scratch::new(net.layout);
         let (mut worst, mut total) = (0.0f32, 0.0f32);
         let positions = positions(500);
@@ -235,11 +265,15 @@ mod tests {
     #[test]
     fn a_network_without_king_buckets_seeds_every_bucket_to_evaluate_as_it_did() {
         let q = quantise(&realistic(32, 6));
-        let plain = dequantise(&q, KingBuckets::NONE).unwrap();
+        let plain = dequantise(&q, KingBuckets::NONE, false).unwrap();
         let kings = king_layouts::named("8").unwrap();
-        let seeded = dequantise(&q, kings).unwrap();
+        let seeded = dequantise(&q, kings, false).unwrap();
         assert_eq!(seeded.layout.kings, kings);
+        // Factorised: the plain weights in the shared rows, the buckets' own at 0.
+        let factorised = dequantise(&q, kings, true).unwrap();
+        assert!(factorised.layout.factorised);
         let mut scratch = Scratch::new(seeded.layout);
+        let mut factorised_scratch = Scratch::new(factorised.layout);
         let mut plain_scratch = Scratch::new(plain.layout);
         let (mut west, mut east) = (0, 0);
         for board in random_positions(400, 9) {
@@ -257,6 +291,8 @@ mod tests {
                 continue;
             };
             let a = seeded.forward(&data::features(&record, &kings), &mut scratch);
+            let f = factorised.forward(&data::features(&record, &kings), &mut factorised_scratch);
+            assert!((a - f).abs() < 1e-4, "{a} vs {f}");
             let b = plain.forward(
                 &data::features_of(&record, mirrored, &KingBuckets::NONE),
                 &mut plain_scratch,
@@ -265,10 +301,21 @@ mod tests {
         }
         assert!(west > 20 && east > 20, "{west} {east}");
         // A network's own king buckets are kept; other ones are refused.
-        let again = dequantise(&quantise(&seeded), kings).unwrap();
+        let again = dequantise(&quantise(&seeded), kings, false).unwrap();
         assert_eq!(again.params, seeded.params);
         let other = king_layouts::named("4").unwrap();
-        assert!(dequantise(&quantise(&seeded), other).is_err());
+        assert!(dequantise(&quantise(&seeded), other, false).is_err());
+        // The file of a factorised network has each input's own row plus its shared row,
+        // clipped as a trained weight is.
+        let mut written = quantise(&factorised);
+        assert_eq!(written.feature_weights, quantise(&seeded).feature_weights);
+        assert_eq!(written.king_buckets, kings);
+        let mut big = factorised.clone();
+        let shared = big.layout.factor_row(0).unwrap() * big.layout.hidden;
+        big.params[0] = 1.5;
+        big.params[shared] = 1.5;
+        written = quantise(&big);
+        assert_eq!(written.feature_weights[0], to_i16(WEIGHT_CLIP, QA));
     }
 
     #[test]
@@ -289,6 +336,7 @@ mod tests {
                 hidden,
                 buckets,
                 kings,
+                factorised: false,
             };
             quantise(&Net::new(layout, 1)).to_bytes()
         };
@@ -334,6 +382,7 @@ mod tests {
             hidden: 2,
             buckets: OUTPUT_BUCKETS,
             kings: KingBuckets::NONE,
+            factorised: false,
         };
         let mut net = Net::new(layout, 1);
         let l = net.layout;

@@ -77,6 +77,8 @@ pub struct Options {
     pub king_buckets: KingBuckets,
     /// How the learning rate changes from epoch to epoch.
     pub lr_schedule: Schedule,
+    /// Train the king buckets factorised (see [`model::Layout::factorised`]).
+    pub factorise: bool,
 }
 
 /// The learning rate's course over the epochs.
@@ -129,6 +131,7 @@ impl Default for Options {
             mirror: false,
             king_buckets: KingBuckets::NONE,
             lr_schedule: Schedule::Step,
+            factorise: false,
         }
     }
 }
@@ -160,6 +163,7 @@ impl Options {
             hidden: self.hidden,
             buckets: self.buckets,
             kings: self.king_buckets,
+            factorised: self.factorise,
         }
     }
 
@@ -207,6 +211,11 @@ impl Options {
                 "--mirror does nothing with mirrored king buckets (a position and its \
                         mirror image have the same inputs): leave it out"
                     .into(),
+            );
+        }
+        if self.factorise && self.king_buckets == KingBuckets::NONE {
+            return Err(
+                "--factorise shares weights between king buckets: give --king-buckets".into(),
             );
         }
         if self.resume.is_some() && self.init.is_some() {
@@ -405,7 +414,7 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         "training {} -> {} neurons x 2 -> 1 of {} output bucket(s) on {} positions: {} epochs \
          of batches of {}, Adam lr {} ({schedule}), lambda {}, scale {} cp, {} \
          thread(s), seed {}{}",
-        inputs_text(&opts.king_buckets),
+        inputs_text(&opts.layout()),
         opts.hidden,
         opts.buckets,
         records.len(),
@@ -486,16 +495,22 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
 const ENGINE_LANES: usize = 32;
 
 /// The inputs in words: `768`, or `768 x 4 king buckets (layout 4, mirrored)`.
-fn inputs_text(kings: &KingBuckets) -> String {
+fn inputs_text(layout: &Layout) -> String {
     let inputs = crate::eval::nnue::network::INPUTS;
+    let kings = &layout.kings;
     if *kings == KingBuckets::NONE {
         inputs.to_string()
     } else {
         format!(
-            "{inputs} x {} king buckets (layout {}{})",
+            "{inputs} x {} king buckets (layout {}{}{})",
             kings.count(),
             king_layouts::name_of(kings),
-            if kings.mirrored() { ", mirrored" } else { "" }
+            if kings.mirrored() { ", mirrored" } else { "" },
+            if layout.factorised {
+                ", factorised"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -541,14 +556,15 @@ fn resumed(path: &Path, opts: &Options) -> Result<State, String> {
     if layout != opts.layout() {
         return Err(format!(
             "{} has {} hidden neurons, {} output buckets and inputs {}, but --hidden is {}, \
-             --output-buckets {} and --king-buckets {}",
+             --output-buckets {} and --king-buckets {}{}",
             path.display(),
             layout.hidden,
             layout.buckets,
-            inputs_text(&layout.kings),
+            inputs_text(&layout),
             opts.hidden,
             opts.buckets,
-            king_layouts::name_of(&opts.king_buckets)
+            king_layouts::name_of(&opts.king_buckets),
+            if opts.factorise { " --factorise" } else { "" }
         ));
     }
     if state.epoch >= opts.epochs {
@@ -569,7 +585,7 @@ fn initialised(path: &Path, opts: &Options) -> Result<State, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let network = Network::from_bytes(&bytes)
         .map_err(|e| format!("{} is not a network: {e}", path.display()))?;
-    let net = export::dequantise(&network, opts.king_buckets)
+    let net = export::dequantise(&network, opts.king_buckets, opts.factorise)
         .map_err(|e| format!("cannot start from {}: {e}", path.display()))?;
     let layout = net.layout;
     if layout != opts.layout() {

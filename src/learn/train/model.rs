@@ -39,6 +39,11 @@ pub struct Layout {
     pub buckets: usize,
     /// The king input buckets: 768 inputs per bucket ([`KingBuckets::NONE`]: 768 in all).
     pub kings: KingBuckets,
+    /// With king buckets: 768 more feature weight rows, shared by all buckets ("factor"
+    /// rows). An input's weight is its bucket's row plus the factor row of the same piece
+    /// and square, so what every bucket has in common is learned from all positions and
+    /// each bucket learns only how it differs. The network written adds them together.
+    pub factorised: bool,
 }
 
 impl Layout {
@@ -55,16 +60,27 @@ impl Layout {
     pub fn inputs(self) -> usize {
         self.kings.inputs()
     }
+    /// Rows of feature weights: one per input, and the 768 factor rows if factorised.
+    pub fn rows(self) -> usize {
+        self.inputs() + if self.factorised { FACTOR_ROWS } else { 0 }
+    }
+    /// The factor row that input `f` shares with the same piece and square in the other
+    /// buckets, if factorised.
+    #[inline(always)]
+    pub fn factor_row(self, f: u16) -> Option<usize> {
+        self.factorised
+            .then(|| self.inputs() + f as usize % FACTOR_ROWS)
+    }
     pub fn feature_weights(self) -> Range<usize> {
-        0..self.inputs() * self.hidden
+        0..self.rows() * self.hidden
     }
     pub fn hidden_biases(self) -> Range<usize> {
-        let start = self.inputs() * self.hidden;
+        let start = self.rows() * self.hidden;
         start..start + self.hidden
     }
     /// All buckets' output weights.
     pub fn output_weights(self) -> Range<usize> {
-        let start = (self.inputs() + 1) * self.hidden;
+        let start = (self.rows() + 1) * self.hidden;
         start..start + self.buckets * 2 * self.hidden
     }
     /// Output bucket `bucket`'s weights, relative to the start of [`Layout::output_weights`].
@@ -81,6 +97,9 @@ impl Layout {
         self.output_biases().end
     }
 }
+
+/// Factor rows: one per piece and square, as in a network without king buckets.
+pub const FACTOR_ROWS: usize = 768;
 
 /// The parameters, split by kind, read-only.
 struct Parts<'a> {
@@ -124,7 +143,13 @@ impl Net {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * spread
         };
-        for w in &mut params[layout.feature_weights()] {
+        // Factorised, the buckets start alike: the factor rows random, the buckets' own 0.
+        let own = if layout.factorised {
+            layout.inputs() * hidden
+        } else {
+            0
+        };
+        for w in &mut params[layout.feature_weights()][own..] {
             *w = uniform(INIT_FEATURE);
         }
         let spread = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -148,6 +173,10 @@ impl Net {
             for &f in inputs {
                 let column = &p.feature_weights[f as usize * h..][..h];
                 acc.iter_mut().zip(column).for_each(|(a, w)| *a += w);
+                if let Some(row) = self.layout.factor_row(f) {
+                    let column = &p.feature_weights[row * h..][..h];
+                    acc.iter_mut().zip(column).for_each(|(a, w)| *a += w);
+                }
             }
             out += screlu_dot(acc, &w_out[side * h..][..h]);
         }
@@ -195,6 +224,10 @@ impl Net {
             for &f in inputs {
                 let column = &mut g_features[f as usize * h..][..h];
                 column.iter_mut().zip(d_acc).for_each(|(g, d)| *g += d);
+                if let Some(row) = l.factor_row(f) {
+                    let column = &mut g_features[row * h..][..h];
+                    column.iter_mut().zip(d_acc).for_each(|(g, d)| *g += d);
+                }
             }
         }
     }
@@ -313,13 +346,15 @@ mod tests {
 
     #[test]
     fn analytic_gradient_matches_finite_differences() {
-        // Without king buckets, and with (the inputs then lie in the kings' buckets).
-        for kings in [KingBuckets::NONE, king_layouts::named("8").unwrap()] {
-            gradient_matches_finite_differences(kings);
+        // Without king buckets, and with (the inputs then lie in the kings' buckets), and
+        // with factorised ones (each input's gradient also goes to its factor row).
+        let eight = king_layouts::named("8").unwrap();
+        for (kings, factorised) in [(KingBuckets::NONE, false), (eight, false), (eight, true)] {
+            gradient_matches_finite_differences(kings, factorised);
         }
     }
 
-    fn gradient_matches_finite_differences(kings: KingBuckets) {
+    fn gradient_matches_finite_differences(kings: KingBuckets, factorised: bool) {
         // A tiny network whose accumulators sit inside the activation's range (biases
         // 0.5, small feature weights), so that a small nudge does not cross a kink.
         let mut net = Net::new(
@@ -327,6 +362,7 @@ mod tests {
                 hidden: 4,
                 buckets: OUTPUT_BUCKETS,
                 kings,
+                factorised,
             },
             3,
         );
@@ -362,6 +398,9 @@ mod tests {
                 inactive,
             ] {
                 indices.extend([f as usize * 4, f as usize * 4 + 3]);
+                if let Some(row) = l.factor_row(f) {
+                    indices.extend([row * 4, row * 4 + 1]);
+                }
             }
             indices.extend(l.hidden_biases());
             indices.extend(l.output_weights().step_by(3));
@@ -396,6 +435,7 @@ mod tests {
                 hidden: 8,
                 buckets: OUTPUT_BUCKETS,
                 kings: KingBuckets::NONE,
+                factorised: false,
             },
             2,
         );
