@@ -64,6 +64,9 @@
 //! hash score as the stand pat: +11.0 +- 9.9 (3,080 games; stopped at LLR 2.18 of 2.94,
 //! the interval above zero); WAC 266, mates in two 221/221, in three 162/162 at 200,000
 //! nodes; the king hunt reaches depth 200 after 615,548 nodes.
+//! Then a history bonus for the opponent's quiet move when every move of ours failed low
+//! after it (half the cutoff bonus of the depth; the parent rewards only a move that cuts
+//! there): -4.1 +- 12.1 (2,140 games, LLR -1.76): not kept (local branch `prior`).
 //! Node-share time management (the soft limit scaled by the best move's share of the root
 //! nodes) measured +15.8 +- 32.8 at 8+0.08 (220 games, on a machine loaded well beyond its
 //! two cores): not enough to keep it; it is not in.
