@@ -661,7 +661,7 @@ impl Searcher<'_> {
         let mut stand_pat_from_hash = false;
         if !in_check {
             // Stand pat: the side to move need not capture, so the (corrected) static
-            // evaluation is a lower bound on the score.
+            // evaluation is taken as a lower bound on the score.
             raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
             static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
             // The hash score, where its bound allows, is the better stand pat: a search
@@ -716,9 +716,7 @@ impl Searcher<'_> {
         }
         // A stand pat taken from the table that no capture beat is the table's own result:
         // storing it back at depth 0 (as an exact score, should it lie inside the window)
-        // would overwrite the deeper search that found it, and each iteration would have to
-        // search that position again (after a found mate, iterations then grow instead of
-        // costing a constant few thousand nodes).
+        // would overwrite the deeper search that found it.
         if stand_pat_from_hash && best_move.is_none() {
             return best_score;
         }
