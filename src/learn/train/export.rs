@@ -39,11 +39,14 @@ pub fn dequantise(q: &Network, kings: KingBuckets, factorised: bool) -> Result<N
         kings,
         factorised,
     };
-    let mut net = Net::new(layout, 0);
+    // Every weight is set below, so it starts from zeros, not from `Net::new`'s random ones.
+    let mut net = Net {
+        layout,
+        params: vec![0.0; layout.parameter_count()],
+    };
     let l = net.layout;
     let h = l.hidden;
     let features = &mut net.params[l.feature_weights()];
-    features.fill(0.0);
     let to = match (factorised, q.king_buckets == KingBuckets::NONE) {
         // Into the factor rows, which every bucket shares.
         (true, true) => &mut features[l.inputs() * h..],
