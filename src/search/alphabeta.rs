@@ -156,13 +156,13 @@ impl Searcher<'_> {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < TB_WIN_BOUND
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
             // Razoring: so far below alpha this close to the leaves, only winning material
             // could help; when the quiescence search finds that nothing does, stop here.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN.get() * depth < alpha {
                 let score = self.quiescence(alpha, beta, ply);
                 if self.stopped {
                     return 0;
@@ -181,7 +181,7 @@ impl Searcher<'_> {
             {
                 let reduction = NMP_BASE_REDUCTION
                     + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_MAX_EVAL_REDUCTION);
+                    + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].moved = None;
                 self.make_null_move();
                 self.nodes += 1;
@@ -273,7 +273,8 @@ impl Searcher<'_> {
                         && !in_check
                         && alpha < TB_WIN_BOUND
                         && lmr_depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha
+                        && static_eval + FUTILITY_BASE.get() + FUTILITY_PER_DEPTH.get() * lmr_depth
+                            <= alpha
                     {
                         picker.skip_quiets(&check_info);
                         continue;
@@ -282,19 +283,19 @@ impl Searcher<'_> {
                     // this kind of position is not worth a search this close to the leaves.
                     if !pv_node
                         && lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
-                        && history < -HISTORY_PRUNE_MARGIN * depth
+                        && history < -HISTORY_PRUNE_MARGIN.get() * depth
                     {
                         continue;
                     }
                 }
                 if !noisy {
                     if depth <= SEE_PRUNE_MAX_DEPTH
-                        && !see_ge(&self.pos, m, -SEE_QUIET_MARGIN * depth)
+                        && !see_ge(&self.pos, m, -SEE_QUIET_MARGIN.get() * depth)
                     {
                         continue;
                     }
                 } else if depth <= SEE_PRUNE_MAX_DEPTH
-                    && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN * depth)
+                    && !see_ge(&self.pos, m, -SEE_CAPTURE_MARGIN.get() * depth)
                 {
                     continue;
                 }
@@ -344,9 +345,9 @@ impl Searcher<'_> {
                     reduction += !improving as i32;
                     reduction += cut_node as i32;
                     if noisy {
-                        reduction -= CAPTURE_LMR_LESS + history / CAPTURE_LMR_HISTORY_DIVISOR;
+                        reduction -= CAPTURE_LMR_LESS + history / CAPTURE_LMR_HISTORY_DIVISOR.get();
                     } else {
-                        reduction -= history / LMR_HISTORY_DIVISOR;
+                        reduction -= history / LMR_HISTORY_DIVISOR.get();
                         reduction += tt_capture as i32;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
@@ -470,7 +471,7 @@ impl Searcher<'_> {
         if !applies {
             return None;
         }
-        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth / 16;
+        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH.get() * depth / 16;
         self.stack[ply].excluded = e.mv;
         let score = self.alphabeta(
             singular_beta - 1,
@@ -482,7 +483,7 @@ impl Searcher<'_> {
         self.stack[ply].excluded = Move::NONE;
         Some(if score < singular_beta {
             // Nothing else comes close: extend, twice when far below.
-            let double = score < singular_beta - SE_DOUBLE_MARGIN
+            let double = score < singular_beta - SE_DOUBLE_MARGIN.get()
                 && self.stack[ply].double_extensions < SE_MAX_DOUBLE;
             Singular::Extend(1 + double as i32)
         } else if singular_beta >= beta {
@@ -687,7 +688,7 @@ impl Searcher<'_> {
                     .pos
                     .piece_on(m.to())
                     .map_or(100, |p| super::see::SEE_VALUES[p.kind().index()]);
-                if static_eval + victim + DELTA_MARGIN <= alpha {
+                if static_eval + victim + DELTA_MARGIN.get() <= alpha {
                     continue;
                 }
             }

@@ -93,11 +93,11 @@ impl Corrections {
         let continuation = slots
             .continuation
             .map_or(0, |i| self.continuation[i] as i32);
-        let weighted = CORRECTION_PAWN_WEIGHT * self.pawn[slots.pawn] as i32
-            + CORRECTION_NON_PAWN_WEIGHT
+        let weighted = CORRECTION_PAWN_WEIGHT.get() * self.pawn[slots.pawn] as i32
+            + CORRECTION_NON_PAWN_WEIGHT.get()
                 * (self.non_pawn[slots.non_pawn[0]] as i32
                     + self.non_pawn[slots.non_pawn[1]] as i32)
-            + CORRECTION_CONTINUATION_WEIGHT * continuation;
+            + CORRECTION_CONTINUATION_WEIGHT.get() * continuation;
         eval + weighted / (GRAIN * WEIGHT_SCALE)
     }
 

@@ -49,7 +49,7 @@ impl Default for Histories {
 
 /// The reward for a cutoff at `depth`: deeper cutoffs say more.
 pub fn bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_PER_DEPTH * depth).min(HISTORY_BONUS_MAX)
+    (HISTORY_BONUS_PER_DEPTH.get() * depth).min(HISTORY_BONUS_MAX.get())
 }
 
 /// Moves an entry towards `+-HISTORY_MAX` by `bonus`, less the closer it already is, so

@@ -27,6 +27,7 @@ pub mod skill;
 pub mod threads;
 pub mod timeman;
 pub mod tt;
+pub mod tunable;
 pub mod wdl;
 
 use crate::chess::movegen::{is_legal, legal_moves};
@@ -662,7 +663,7 @@ impl<'a> Searcher<'a> {
     /// each failure until the true score falls inside.
     fn aspiration(&mut self, depth: i32) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = ASPIRATION_WINDOW.get();
         let (mut alpha, mut beta) =
             if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < TB_WIN_BOUND {
                 (
@@ -1017,12 +1018,14 @@ impl<'a> Searcher<'a> {
 
 /// Late-move reductions by depth and move number: `LMR_BASE + ln(d) ln(n) / LMR_DIVISOR`.
 fn lmr_table() -> Vec<[i32; 64]> {
+    let base = f64::from(LMR_BASE_HUNDREDTHS.get()) / 100.0;
+    let divisor = f64::from(LMR_DIVISOR_HUNDREDTHS.get()) / 100.0;
     (0..64)
         .map(|d| {
             let mut row = [0; 64];
             for (n, r) in row.iter_mut().enumerate().skip(1) {
                 if d > 0 {
-                    *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
+                    *r = (base + (d as f64).ln() * (n as f64).ln() / divisor) as i32;
                 }
             }
             row

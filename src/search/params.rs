@@ -1,6 +1,9 @@
 //! Every tunable number of the search, in one place, with a name and a reason.
 //!
-//! Depths are in plies, margins in centipawns.
+//! Depths are in plies, margins in centipawns. The numbers declared with
+//! `tunable!(NAME = default, min, max)` are read as `NAME.get()`: constants like the rest,
+//! except in a build with `--features tune`, where SPSA sets them as UCI options
+//! (`tunable.rs`, `scripts/spsa.py`).
 //!
 //! What each pruning technique is worth, measured by turning it off (full engine against
 //! the engine without it, Elo of the full engine with 95% error). At 2+0.02, 100 games each:
@@ -71,20 +74,48 @@
 //! nodes) measured +15.8 +- 32.8 at 8+0.08 (220 games, on a machine loaded well beyond its
 //! two cores): not enough to keep it; it is not in.
 
+use super::tunable::{Tunable, tunable};
+
+/// The numbers declared with `tunable!` (see `tunable.rs`): constants in a normal build,
+/// UCI options in a build with `--features tune`, for SPSA.
+pub static TUNABLES: [&Tunable; 21] = [
+    &ASPIRATION_WINDOW,
+    &RFP_MARGIN,
+    &RAZOR_MARGIN,
+    &NMP_EVAL_DIVISOR,
+    &SE_MARGIN_PER_DEPTH,
+    &SE_DOUBLE_MARGIN,
+    &FUTILITY_BASE,
+    &FUTILITY_PER_DEPTH,
+    &HISTORY_PRUNE_MARGIN,
+    &SEE_QUIET_MARGIN,
+    &SEE_CAPTURE_MARGIN,
+    &LMR_BASE_HUNDREDTHS,
+    &LMR_DIVISOR_HUNDREDTHS,
+    &LMR_HISTORY_DIVISOR,
+    &CAPTURE_LMR_HISTORY_DIVISOR,
+    &HISTORY_BONUS_PER_DEPTH,
+    &HISTORY_BONUS_MAX,
+    &CORRECTION_PAWN_WEIGHT,
+    &CORRECTION_NON_PAWN_WEIGHT,
+    &CORRECTION_CONTINUATION_WEIGHT,
+    &DELTA_MARGIN,
+];
+
 /// Aspiration windows start this far either side of the previous iteration's score, from
 /// this depth on, and widen by half of themselves after each failure.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_WINDOW: i32 = 20;
+tunable!(ASPIRATION_WINDOW = 20, 5, 60);
 
 /// Reverse futility pruning: at shallow depth, a static evaluation this far above beta per
 /// ply of depth is assumed to hold (the opponent cannot catch up in so few moves).
 pub const RFP_MAX_DEPTH: i32 = 8;
-pub const RFP_MARGIN: i32 = 75;
+tunable!(RFP_MARGIN = 75, 30, 150);
 
 /// Razoring: at this depth and below, a node whose evaluation is `RAZOR_MARGIN` per ply
 /// below alpha is settled by a quiescence search when that cannot reach alpha either.
 pub const RAZOR_MAX_DEPTH: i32 = 3;
-pub const RAZOR_MARGIN: i32 = 300;
+tunable!(RAZOR_MARGIN = 300, 100, 600);
 
 /// Null-move pruning: give the opponent a free move; if a reduced search still beats beta,
 /// the position is good enough to cut. Reduction `BASE + depth / DIVISOR`, plus more when
@@ -93,7 +124,7 @@ pub const RAZOR_MARGIN: i32 = 300;
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
-pub const NMP_EVAL_DIVISOR: i32 = 200;
+tunable!(NMP_EVAL_DIVISOR = 200, 80, 400);
 pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 
@@ -104,8 +135,8 @@ pub const NMP_VERIFY_DEPTH: i32 = 12;
 /// when all stay `SE_DOUBLE_MARGIN` below (at most `SE_MAX_DOUBLE` times on a line).
 pub const SE_MIN_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-pub const SE_MARGIN_PER_DEPTH: i32 = 24;
-pub const SE_DOUBLE_MARGIN: i32 = 20;
+tunable!(SE_MARGIN_PER_DEPTH = 24, 8, 64);
+tunable!(SE_DOUBLE_MARGIN = 20, 0, 60);
 pub const SE_MAX_DOUBLE: i32 = 6;
 
 /// Internal iterative reduction: a node without a hash move is searched one ply shallower.
@@ -116,13 +147,13 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// after its late-move reduction, no quiet move is likely to lift the score enough, and
 /// the remaining quiets are skipped.
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 80;
-pub const FUTILITY_PER_DEPTH: i32 = 80;
+tunable!(FUTILITY_BASE = 80, 20, 200);
+tunable!(FUTILITY_PER_DEPTH = 80, 30, 200);
 
 /// History pruning: a quiet move whose history is below `-HISTORY_PRUNE_MARGIN` per ply of
 /// depth is skipped when its reduced depth is at most `HISTORY_PRUNE_MAX_DEPTH`.
 pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
-pub const HISTORY_PRUNE_MARGIN: i32 = 4000;
+tunable!(HISTORY_PRUNE_MARGIN = 4000, 1000, 10000);
 
 /// Late move pruning: after this many quiet moves (a function of depth), the rest are
 /// skipped; fewer when the position is not improving.
@@ -132,45 +163,52 @@ pub const LMP_BASE: i32 = 3;
 /// SEE pruning: moves that lose more than this many centipawns per ply of depth in the
 /// static exchange are skipped (quiet moves are held to a stricter margin).
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-pub const SEE_QUIET_MARGIN: i32 = 60;
-pub const SEE_CAPTURE_MARGIN: i32 = 100;
+tunable!(SEE_QUIET_MARGIN = 60, 20, 150);
+tunable!(SEE_CAPTURE_MARGIN = 100, 30, 250);
 
-/// Late move reductions: `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies, for moves
+/// Late move reductions: `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies (both in
+/// hundredths in `LMR_*_HUNDREDTHS`, so that they can be tuned as integers), for moves
 /// after the first `LMR_MIN_MOVES`, at depth `LMR_MIN_DEPTH` and above; history adjusts it
 /// by one ply per `LMR_HISTORY_DIVISOR` points.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 2;
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+tunable!(LMR_BASE_HUNDREDTHS = 75, 25, 150);
+tunable!(LMR_DIVISOR_HUNDREDTHS = 225, 150, 400);
+tunable!(LMR_HISTORY_DIVISOR = 8192, 2048, 32768);
 /// Late captures are reduced `CAPTURE_LMR_LESS` plies less than quiet moves, and one ply
 /// less (more) per `CAPTURE_LMR_HISTORY_DIVISOR` points of capture history.
 pub const CAPTURE_LMR_LESS: i32 = 1;
-pub const CAPTURE_LMR_HISTORY_DIVISOR: i32 = 4096;
+tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4096, 1024, 16384);
 
 /// History tables saturate at this magnitude ("gravity": each update is scaled by how far
 /// the entry still is from the limit, so old information fades).
 pub const HISTORY_MAX: i32 = 16384;
-/// The bonus (and malus) for a move that caused (or failed before) a beta cutoff.
-pub const HISTORY_BONUS_PER_DEPTH: i32 = 150;
-pub const HISTORY_BONUS_MAX: i32 = 1500;
+tunable!(
+    /// The bonus (and malus) for a move that caused (or failed before) a beta cutoff.
+    HISTORY_BONUS_PER_DEPTH = 150, 50, 400
+);
+tunable!(HISTORY_BONUS_MAX = 1500, 500, 4000);
 
-/// Correction history (`correction.rs`): the static evaluation is corrected by the mean
-/// error the search found in positions with the same pawns, the same pieces of each side,
-/// and after the same two moves; each table's mean counts with this weight (in 1/256).
-/// Errors beyond `CORRECTION_MAX` centipawns are clipped before they are learned.
-pub const CORRECTION_PAWN_WEIGHT: i32 = 128;
-pub const CORRECTION_NON_PAWN_WEIGHT: i32 = 96;
-pub const CORRECTION_CONTINUATION_WEIGHT: i32 = 64;
+tunable!(
+    /// Correction history (`correction.rs`): the static evaluation is corrected by the mean
+    /// error the search found in positions with the same pawns, the same pieces of each side,
+    /// and after the same two moves; each table's mean counts with this weight (in 1/256).
+    /// Errors beyond `CORRECTION_MAX` centipawns are clipped before they are learned.
+    CORRECTION_PAWN_WEIGHT = 128, 32, 256
+);
+tunable!(CORRECTION_NON_PAWN_WEIGHT = 96, 16, 256);
+tunable!(CORRECTION_CONTINUATION_WEIGHT = 64, 8, 256);
 pub const CORRECTION_MAX: i32 = 256;
 
 /// Captures are ordered by `CAPTURE_ORDER_VALUE_SCALE * (victim value)` plus their capture
 /// history (at most `HISTORY_MAX`).
 pub const CAPTURE_ORDER_VALUE_SCALE: i32 = 8;
 
-/// Quiescence: delta pruning skips captures that cannot lift the score to alpha even if
-/// the captured piece were free, with this safety margin.
-pub const DELTA_MARGIN: i32 = 200;
+tunable!(
+    /// Quiescence: delta pruning skips captures that cannot lift the score to alpha even if
+    /// the captured piece were free, with this safety margin.
+    DELTA_MARGIN = 200, 50, 400
+);
 
 /// Time management: how many moves the clock must last when the GUI does not say, the
 /// hard limit as a multiple of the soft one, and the most of the remaining time one move

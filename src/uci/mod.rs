@@ -296,6 +296,13 @@ impl Uci {
             Change::MoveOverhead(ms) => self.options.move_overhead = ms,
             Change::MultiPv(n) => self.options.multi_pv = n,
             Change::Contempt(cp) => self.options.contempt = cp,
+            #[cfg(feature = "tune")]
+            Change::Tune(name, value) => {
+                // `parse` found the name and checked the range, so neither can fail here.
+                if let Some(tunable) = crate::search::tunable::find(name) {
+                    let _ = tunable.set(value);
+                }
+            }
             Change::Ponder(on) => self.options.ponder = on,
             Change::Chess960(on) => self.options.chess960 = on,
             Change::OwnBook(on) => {

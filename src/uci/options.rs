@@ -153,6 +153,9 @@ pub fn declarations() -> Vec<String> {
             d.contempt, -CONTEMPT_MAX
         ),
     ]
+    .into_iter()
+    .chain(crate::search::tunable::declarations())
+    .collect()
 }
 
 /// A `setoption` command understood: which option, with its new value.
@@ -182,6 +185,10 @@ pub enum Change {
     /// A path, or `<embedded>` (also for an empty value) for the embedded network.
     EvalFile(String),
     Contempt(i32),
+    /// A search number for SPSA (builds with `--features tune` only), already checked
+    /// against its range.
+    #[cfg(feature = "tune")]
+    Tune(&'static str, i32),
 }
 
 /// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
@@ -267,6 +274,10 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
         )),
         "contempt" => Ok(Change::Contempt(signed_spin(-CONTEMPT_MAX, CONTEMPT_MAX)?)),
         "" => Err(usage.to_string()),
+        #[cfg(feature = "tune")]
+        _ if let Some(t) = crate::search::tunable::find(&name) => {
+            Ok(Change::Tune(t.name, signed_spin(t.min, t.max)?))
+        }
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
     }
 }
