@@ -154,6 +154,9 @@ struct RootMove {
     /// The tables' verdict when the root is in them (see `tablebase::RootRank`).
     tb_rank: i32,
     tb_score: i32,
+    /// Nodes searched under this move in this search, all iterations together: the time
+    /// manager reads how much of the effort the best move took.
+    nodes: u64,
 }
 
 impl RootMove {
@@ -308,6 +311,7 @@ impl<'a> Searcher<'a> {
                 seldepth: 0,
                 tb_rank: 0,
                 tb_score: 0,
+                nodes: 0,
             })
             .collect();
         let time = TimeManager::new(&limits, options.move_overhead);
@@ -612,7 +616,8 @@ impl<'a> Searcher<'a> {
             let score_drop = previous_score - best.score;
             previous_best = best.mv;
             previous_score = best.score;
-            if self.limits_reached_after_iteration(stable_iterations, score_drop) {
+            let best_share = self.best_share();
+            if self.limits_reached_after_iteration(stable_iterations, score_drop, best_share) {
                 break;
             }
         }
@@ -718,6 +723,7 @@ impl<'a> Searcher<'a> {
                 .piece_on(m.from())
                 .map(|piece| PieceTo { piece, to: m.to() });
             self.stack[0].moved = moved;
+            let nodes_before = self.nodes;
             self.make_move(m);
             self.nodes += 1;
             let new_depth = depth - 1 + self.pos.in_check() as i32;
@@ -732,6 +738,7 @@ impl<'a> Searcher<'a> {
                 }
             };
             self.unmake_move();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }
@@ -758,12 +765,20 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// The percentage of this thread's root nodes, all iterations together, that went into
+    /// the current best move: how little competition it has.
+    fn best_share(&self) -> u64 {
+        let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        self.root_moves[0].nodes * 100 / total.max(1)
+    }
+
     /// Whether to stop after a completed iteration: a mate found within `go mate`, the
     /// node limit, or the time manager's verdict.
     fn limits_reached_after_iteration(
         &mut self,
         stable_iterations: usize,
         score_drop: i32,
+        best_share: u64,
     ) -> bool {
         self.notice_ponderhit();
         if self.stopped || self.shared.should_stop() {
@@ -787,7 +802,7 @@ impl<'a> Searcher<'a> {
             && !self.limits.infinite
             && self
                 .time
-                .should_stop_after_iteration(stable_iterations, score_drop)
+                .should_stop_after_iteration(stable_iterations, score_drop, best_share)
     }
 
     /// Called every node: whether the search must stop now. User `stop` always works; the

@@ -72,7 +72,9 @@
 //! there): -4.1 +- 12.1 (2,140 games, LLR -1.76): not kept (local branch `prior`).
 //! Node-share time management (the soft limit scaled by the best move's share of the root
 //! nodes) measured +15.8 +- 32.8 at 8+0.08 (220 games, on a machine loaded well beyond its
-//! two cores): not enough to keep it; it is not in.
+//! two cores): not enough to keep it then. Measured again on an otherwise idle machine
+//! (datagen paused) at 3+0.03: +14.1 +- 11.6 (1,460 games; stopped at LLR 2.00 of 2.94,
+//! the interval above zero, no time losses): kept (`NODE_SHARE_*` below).
 
 use super::tunable::{Tunable, tunable};
 
@@ -221,6 +223,12 @@ pub const MAX_TIME_SHARE_PERCENT: u64 = 50;
 pub const STABILITY_SCALE_PERCENT: [u64; 5] = [200, 140, 110, 90, 80];
 pub const SCORE_DROP_MARGIN: i32 = 30;
 pub const SCORE_DROP_SCALE_PERCENT: u64 = 130;
+/// Soft-limit scaling by the share of the root's nodes (over all iterations so far) that
+/// went into the best move: `(NODE_SHARE_BASE - share) * NODE_SHARE_FACTOR / 100` percent,
+/// share in percent. A best move that took nearly all the effort has little competition
+/// (about 67 % of the time); one that took half of it is contested (about 135 %).
+pub const NODE_SHARE_BASE: u64 = 150;
+pub const NODE_SHARE_FACTOR: u64 = 135;
 /// The search looks at the clock every this many nodes.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
 

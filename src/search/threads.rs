@@ -322,6 +322,7 @@ mod tests {
                 seldepth: 0,
                 tb_rank: 0,
                 tb_score: 0,
+                nodes: 0,
             }),
             nodes: 0,
             tb_hits: 0,

@@ -2,7 +2,8 @@
 //!
 //! Two limits come out of the clock. The *soft* limit is the time the move is planned to
 //! take; after each iteration the search stops if it has used it, scaled up when the best
-//! move keeps changing or the score is falling and down when the best move is stable. The
+//! move keeps changing, the score is falling or the other moves take much of the effort,
+//! and down when the best move is stable and takes nearly all the nodes. The
 //! *hard* limit is never exceeded: the search checks the clock every few thousand nodes
 //! and stops there even in the middle of an iteration.
 
@@ -69,6 +70,12 @@ fn clock_limits(time: u64, increment: u64, moves_to_go: Option<u64>, overhead: u
     (soft, hard)
 }
 
+/// The soft-limit scale, in percent, for a best move that took `best_share` percent of
+/// the root's nodes (see `NODE_SHARE_BASE`).
+fn node_share_scale(best_share: u64) -> u64 {
+    (NODE_SHARE_BASE - best_share.min(100)) * NODE_SHARE_FACTOR / 100
+}
+
 /// `p` percent of `x`, without overflow for any clock a GUI may send.
 fn percent(x: u64, p: u64) -> u64 {
     (u128::from(x) * u128::from(p) / 100) as u64
@@ -115,8 +122,14 @@ impl TimeManager {
 
     /// Whether to stop after a completed iteration. `stable_iterations` counts how many
     /// iterations in a row kept the same best move; `score_drop` is how much the score
-    /// fell since the previous iteration.
-    pub fn should_stop_after_iteration(&self, stable_iterations: usize, score_drop: i32) -> bool {
+    /// fell since the previous iteration; `best_share` is the percentage of the root's nodes
+    /// spent on the best move.
+    pub fn should_stop_after_iteration(
+        &self,
+        stable_iterations: usize,
+        score_drop: i32,
+        best_share: u64,
+    ) -> bool {
         let Some(soft) = self.soft else { return false };
         if self.fixed {
             return self.hard_limit_reached();
@@ -126,6 +139,7 @@ impl TimeManager {
         if score_drop > SCORE_DROP_MARGIN {
             percent = percent * SCORE_DROP_SCALE_PERCENT / 100;
         }
+        percent = percent * node_share_scale(best_share) / 100;
         let scaled = soft * percent as u32 / 100;
         let limit = self.hard.map_or(scaled, |h| scaled.min(h));
         self.elapsed() >= limit
@@ -167,7 +181,8 @@ mod tests {
     /// limit stretched to the most an unstable best move may take. The clock must not drain.
     #[test]
     fn short_clock_with_increment_never_drains() {
-        let stretch = STABILITY_SCALE_PERCENT[0] * SCORE_DROP_SCALE_PERCENT / 100;
+        let stretch =
+            STABILITY_SCALE_PERCENT[0] * SCORE_DROP_SCALE_PERCENT / 100 * node_share_scale(0) / 100;
         for (base, inc, overhead, lost) in [(1000, 10, 10, 6), (1000, 10, 5, 2), (100, 20, 10, 8)] {
             let mut clock: u64 = base;
             for mv in 0..500 {
@@ -189,6 +204,18 @@ mod tests {
             let tm = TimeManager::new(&limits(time, u64::MAX, Some(100)), u64::MAX / 3);
             assert!(tm.soft.unwrap() <= tm.hard.unwrap());
         }
+    }
+
+    /// A search with a long-stable best move, asked after an iteration at 60 % of its soft
+    /// limit: a best move that took nearly all the nodes ends it, a contested one goes on.
+    #[test]
+    fn a_contested_best_move_gets_more_time() {
+        let mut tm = TimeManager::new(&limits(100_000, 0, Some(10)), 0);
+        let soft = tm.soft.unwrap();
+        tm.restart_at(Instant::now() - soft * 60 / 100);
+        assert!(node_share_scale(95) < 75 && node_share_scale(40) > 140);
+        assert!(tm.should_stop_after_iteration(4, 0, 95));
+        assert!(!tm.should_stop_after_iteration(4, 0, 40));
     }
 
     #[test]
@@ -214,6 +241,6 @@ mod tests {
             10,
         );
         assert!(!tm.hard_limit_reached());
-        assert!(!tm.should_stop_after_iteration(10, 0));
+        assert!(!tm.should_stop_after_iteration(10, 0, 100));
     }
 }
