@@ -616,8 +616,7 @@ impl<'a> Searcher<'a> {
             let score_drop = previous_score - best.score;
             previous_best = best.mv;
             previous_score = best.score;
-            let best_share = self.best_share();
-            if self.limits_reached_after_iteration(stable_iterations, score_drop, best_share) {
+            if self.limits_reached_after_iteration(stable_iterations, score_drop) {
                 break;
             }
         }
@@ -778,7 +777,6 @@ impl<'a> Searcher<'a> {
         &mut self,
         stable_iterations: usize,
         score_drop: i32,
-        best_share: u64,
     ) -> bool {
         self.notice_ponderhit();
         if self.stopped || self.shared.should_stop() {
@@ -800,9 +798,11 @@ impl<'a> Searcher<'a> {
         }
         !self.pondering
             && !self.limits.infinite
-            && self
-                .time
-                .should_stop_after_iteration(stable_iterations, score_drop, best_share)
+            && self.time.should_stop_after_iteration(
+                stable_iterations,
+                score_drop,
+                self.best_share(),
+            )
     }
 
     /// Called every node: whether the search must stop now. User `stop` always works; the
