@@ -16,6 +16,6 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
-pub use moves::{Move, MoveKind, MoveList};
+pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use position::{Outcome, Position};
 pub use types::{Color, Piece, PieceType, Square};

@@ -33,6 +33,12 @@ pub fn legal_moves(board: &Board) -> MoveList {
     list
 }
 
+/// `legal_moves` written into a list the caller owns.
+pub fn legal_moves_into(board: &Board, list: &mut MoveList) {
+    list.clear();
+    generate::<ALL>(board, Bitboard::ALL, list);
+}
+
 /// Legal captures (en passant included) and promotions (every piece, capturing or not).
 pub fn noisy_moves(board: &Board) -> MoveList {
     let mut list = MoveList::new();
@@ -40,11 +46,24 @@ pub fn noisy_moves(board: &Board) -> MoveList {
     list
 }
 
+/// `noisy_moves` written into a list the caller owns (the move picker refills its own
+/// list at every node; returning a fresh one would copy it there).
+pub fn noisy_moves_into(board: &Board, list: &mut MoveList) {
+    list.clear();
+    generate::<NOISY>(board, Bitboard::ALL, list);
+}
+
 /// Legal moves that neither capture nor promote, castling included.
 pub fn quiet_moves(board: &Board) -> MoveList {
     let mut list = MoveList::new();
     generate::<QUIET>(board, Bitboard::ALL, &mut list);
     list
+}
+
+/// `quiet_moves` written into a list the caller owns.
+pub fn quiet_moves_into(board: &Board, list: &mut MoveList) {
+    list.clear();
+    generate::<QUIET>(board, Bitboard::ALL, list);
 }
 
 /// Legal moves of the piece on `from` only (used to check a single move cheaply).

@@ -7,6 +7,7 @@
 
 use super::types::{PieceType, Square};
 use std::fmt;
+use std::mem::MaybeUninit;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum MoveKind {
@@ -122,9 +123,13 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 256;
 
 /// A list of moves on the stack, filled by the move generator.
+///
+/// The slots past `len` are left uninitialised: the search makes one or two lists at
+/// every node, and filling 256 slots that are never read cost about 3 % of its time
+/// (callgrind, `tarpon bench`).
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
@@ -132,15 +137,21 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NONE; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
 
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
+        self.moves[self.len].write(m);
         self.len += 1;
+    }
+
+    /// Empties the list (the moves stay in memory until overwritten).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
     }
 
     #[inline(always)]
@@ -154,11 +165,15 @@ impl MoveList {
     }
 
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: `push` is the only way into the list, and it wrote every slot below
+        // `len` (`len` never exceeds `MAX_MOVES`: `push` indexes with bounds checks).
+        // `MaybeUninit<Move>` has the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
     pub fn contains(&self, m: Move) -> bool {
@@ -188,5 +203,28 @@ impl<'a> IntoIterator for &'a MoveList {
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cleared list shows only what was pushed since, though the old moves are still
+    /// in its memory.
+    #[test]
+    fn a_cleared_list_holds_only_new_moves() {
+        let mut list = MoveList::new();
+        assert!(list.is_empty());
+        for to in 8..40 {
+            list.push(Move::new(Square::A1, Square::new(to)));
+        }
+        assert_eq!(list.len(), 32);
+        list.clear();
+        list.push(Move::new(Square::H1, Square::H8));
+        assert_eq!(list.as_slice(), &[Move::new(Square::H1, Square::H8)]);
+        list.as_mut_slice()[0] = Move::new(Square::E1, Square::E8);
+        assert!(list.contains(Move::new(Square::E1, Square::E8)));
+        assert_eq!(list.clone().iter().count(), 1);
     }
 }

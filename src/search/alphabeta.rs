@@ -246,7 +246,8 @@ impl Searcher<'_> {
             let history = if noisy {
                 self.histories.capture(moved, captured_kind(&self.pos, m))
             } else {
-                self.histories.quiet_score(us, m, moved, &previous)
+                let rows = self.histories.context_rows(&previous);
+                self.histories.quiet_score(us, m, moved, &rows)
             };
 
             // Step 8a. Pruning, once a move has shown we are not simply lost here. (A tablebase

@@ -9,8 +9,11 @@
 use super::history::{Context, Histories, PieceTo};
 use super::params::CAPTURE_ORDER_VALUE_SCALE;
 use super::see::{SEE_VALUES, see_ge};
-use crate::chess::movegen::{CheckInfo, is_legal, legal_moves, noisy_moves, quiet_moves};
-use crate::chess::{Board, Move, MoveKind, MoveList, PieceType};
+use crate::chess::movegen::{
+    CheckInfo, is_legal, legal_moves_into, noisy_moves_into, quiet_moves_into,
+};
+use crate::chess::{Board, MAX_MOVES, Move, MoveKind, MoveList, PieceType};
+use std::mem::MaybeUninit;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -76,7 +79,7 @@ pub struct MovePicker {
     killers: [Move; 2],
     /// The moves of the current group, their scores, and how many were handed out.
     moves: MoveList,
-    scores: [i32; 256],
+    scores: [MaybeUninit<i32>; MAX_MOVES],
     next: usize,
     bad_noisy: MoveList,
     bad_next: usize,
@@ -96,7 +99,7 @@ impl MovePicker {
             hash_move,
             killers,
             moves: MoveList::new(),
-            scores: [0; 256],
+            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
             next: 0,
             bad_noisy: MoveList::new(),
             bad_next: 0,
@@ -149,10 +152,16 @@ impl MovePicker {
         if self.next >= self.moves.len() {
             return None;
         }
+        // SAFETY: every stage that generates `moves` writes the score of each of them
+        // before it hands out any (the quiet stage after `skip_quiets` writes none, and
+        // does not come here), and swaps below keep moves and scores together.
+        let score = |i: usize| unsafe { self.scores[i].assume_init() };
         let mut best = self.next;
+        let mut best_score = score(best);
         for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
+            if score(i) > best_score {
                 best = i;
+                best_score = score(i);
             }
         }
         self.moves.as_mut_slice().swap(self.next, best);
@@ -183,9 +192,9 @@ impl MovePicker {
                     self.hash_move = Move::NONE;
                 }
                 Stage::GenerateNoisy => {
-                    self.moves = noisy_moves(board);
+                    noisy_moves_into(board, &mut self.moves);
                     for i in 0..self.moves.len() {
-                        self.scores[i] = noisy_score(board, self.moves[i], histories);
+                        self.scores[i].write(noisy_score(board, self.moves[i], histories));
                     }
                     self.next = 0;
                     self.stage = Stage::GoodNoisy;
@@ -226,18 +235,18 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiet => {
                     self.stage = Stage::Quiet;
-                    self.moves = quiet_moves(board);
+                    quiet_moves_into(board, &mut self.moves);
                     self.next = 0;
                     if self.skip_quiets.is_some() {
                         continue;
                     }
                     let color = board.side_to_move();
+                    let rows = histories.context_rows(&self.history_context);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
                         let piece = board.piece_on(m.from()).expect("a move starts on a piece");
                         let current = PieceTo { piece, to: m.to() };
-                        self.scores[i] =
-                            histories.quiet_score(color, m, current, &self.history_context);
+                        self.scores[i].write(histories.quiet_score(color, m, current, &rows));
                     }
                 }
                 Stage::Quiet => {
@@ -260,16 +269,17 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateEvasions => {
-                    self.moves = legal_moves(board);
+                    legal_moves_into(board, &mut self.moves);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] = if m == self.hash_move {
+                        let score = if m == self.hash_move {
                             1 << 20
                         } else if is_noisy(board, m) {
                             (1 << 16) + mvv_lva(board, m)
                         } else {
                             0
                         };
+                        self.scores[i].write(score);
                     }
                     self.next = 0;
                     self.stage = Stage::Evasions;
