@@ -18,7 +18,7 @@ use crate::chess::{Color, Move, Piece, PieceType, Square};
 pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
 
 /// Those moves, in that order (`None` for a null move or before the root).
-pub type Context = [Option<PieceTo>; 3];
+pub type Context = [Option<PieceTo>; CONTINUATION_PLIES.len()];
 
 /// The number of (piece, destination) pairs: the size of a continuation-history row.
 const PIECE_TO: usize = 12 * 64;
@@ -27,7 +27,7 @@ const PIECE_TO: usize = 12 * 64;
 static NO_CONTINUATION: [i16; PIECE_TO] = [0; PIECE_TO];
 
 /// A context's rows of continuation history, in `Context` order (see `context_rows`).
-pub type ContextRows<'a> = [&'a [i16]; 3];
+pub type ContextRows<'a> = [&'a [i16]; CONTINUATION_PLIES.len()];
 
 /// A previous move as continuation history sees it: which piece went where.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -176,7 +176,9 @@ mod tests {
         let current = piece_to(PieceType::Knight, Color::White, 21);
         let one_back = piece_to(PieceType::Pawn, Color::Black, 36);
         let four_back = piece_to(PieceType::Bishop, Color::White, 30);
-        let context: Context = [Some(one_back), None, Some(four_back)];
+        let mut context: Context = [None; CONTINUATION_PLIES.len()];
+        context[0] = Some(one_back);
+        context[2] = Some(four_back);
         histories.update_quiet(Color::White, m, current, &context, 500);
 
         let own = histories.quiet(Color::White, m);
@@ -189,14 +191,11 @@ mod tests {
         );
         // Another context shares only the quiet entry. (The plies share one table: the
         // same move at another distance would read the same entry.)
-        let other: Context = [
-            Some(piece_to(PieceType::Queen, Color::Black, 36)),
-            None,
-            None,
-        ];
+        let mut other: Context = [None; CONTINUATION_PLIES.len()];
+        other[0] = Some(piece_to(PieceType::Queen, Color::Black, 36));
         let rows = histories.context_rows(&other);
         assert_eq!(histories.quiet_score(Color::White, m, current, &rows), own);
-        let rows = histories.context_rows(&[None; 3]);
+        let rows = histories.context_rows(&[None; CONTINUATION_PLIES.len()]);
         assert_eq!(histories.quiet_score(Color::White, m, current, &rows), own);
     }
 }

@@ -6,7 +6,7 @@
 //! valuable victim first, then by capture history; the two killers; quiet moves by history;
 //! captures that lose material.
 
-use super::history::{Context, Histories, PieceTo};
+use super::history::{CONTINUATION_PLIES, Context, Histories, PieceTo};
 use super::params::CAPTURE_ORDER_VALUE_SCALE;
 use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{
@@ -111,7 +111,8 @@ impl MovePicker {
 
     /// For quiescence search: captures and promotions, or every evasion when in check.
     pub fn quiescence(board: &Board, hash_move: Move) -> MovePicker {
-        let mut picker = MovePicker::new(hash_move, [Move::NONE; 2], [None; 3]);
+        let mut picker =
+            MovePicker::new(hash_move, [Move::NONE; 2], [None; CONTINUATION_PLIES.len()]);
         picker.noisy_only = true;
         if board.in_check() {
             picker.stage = Stage::GenerateEvasions;
