@@ -112,12 +112,12 @@ tunable!(ASPIRATION_WINDOW = 20, 5, 60);
 /// Reverse futility pruning: at shallow depth, a static evaluation this far above beta per
 /// ply of depth is assumed to hold (the opponent cannot catch up in so few moves).
 pub const RFP_MAX_DEPTH: i32 = 8;
-tunable!(RFP_MARGIN = 75, 30, 150);
+tunable!(RFP_MARGIN = 74, 30, 150);
 
 /// Razoring: at this depth and below, a node whose evaluation is `RAZOR_MARGIN` per ply
 /// below alpha is settled by a quiescence search when that cannot reach alpha either.
 pub const RAZOR_MAX_DEPTH: i32 = 3;
-tunable!(RAZOR_MARGIN = 300, 100, 600);
+tunable!(RAZOR_MARGIN = 294, 100, 600);
 
 /// Null-move pruning: give the opponent a free move; if a reduced search still beats beta,
 /// the position is good enough to cut. Reduction `BASE + depth / DIVISOR`, plus more when
@@ -126,7 +126,7 @@ tunable!(RAZOR_MARGIN = 300, 100, 600);
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
-tunable!(NMP_EVAL_DIVISOR = 200, 80, 400);
+tunable!(NMP_EVAL_DIVISOR = 198, 80, 400);
 pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 
@@ -138,7 +138,7 @@ pub const NMP_VERIFY_DEPTH: i32 = 12;
 pub const SE_MIN_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 tunable!(SE_MARGIN_PER_DEPTH = 24, 8, 64);
-tunable!(SE_DOUBLE_MARGIN = 20, 0, 60);
+tunable!(SE_DOUBLE_MARGIN = 21, 0, 60);
 pub const SE_MAX_DOUBLE: i32 = 6;
 
 /// Internal iterative reduction: a node without a hash move is searched one ply shallower.
@@ -149,13 +149,13 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// after its late-move reduction, no quiet move is likely to lift the score enough, and
 /// the remaining quiets are skipped.
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
-tunable!(FUTILITY_BASE = 80, 20, 200);
+tunable!(FUTILITY_BASE = 77, 20, 200);
 tunable!(FUTILITY_PER_DEPTH = 80, 30, 200);
 
 /// History pruning: a quiet move whose history is below `-HISTORY_PRUNE_MARGIN` per ply of
 /// depth is skipped when its reduced depth is at most `HISTORY_PRUNE_MAX_DEPTH`.
 pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
-tunable!(HISTORY_PRUNE_MARGIN = 4000, 1000, 10000);
+tunable!(HISTORY_PRUNE_MARGIN = 4251, 1000, 10000);
 
 /// Late move pruning: after this many quiet moves (a function of depth), the rest are
 /// skipped; fewer when the position is not improving.
@@ -165,8 +165,8 @@ pub const LMP_BASE: i32 = 3;
 /// SEE pruning: moves that lose more than this many centipawns per ply of depth in the
 /// static exchange are skipped (quiet moves are held to a stricter margin).
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-tunable!(SEE_QUIET_MARGIN = 60, 20, 150);
-tunable!(SEE_CAPTURE_MARGIN = 100, 30, 250);
+tunable!(SEE_QUIET_MARGIN = 59, 20, 150);
+tunable!(SEE_CAPTURE_MARGIN = 93, 30, 250);
 
 /// Late move reductions: `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies (both in
 /// hundredths in `LMR_*_HUNDREDTHS`, so that they can be tuned as integers), for moves
@@ -174,32 +174,32 @@ tunable!(SEE_CAPTURE_MARGIN = 100, 30, 250);
 /// by one ply per `LMR_HISTORY_DIVISOR` points.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 2;
-tunable!(LMR_BASE_HUNDREDTHS = 75, 25, 150);
-tunable!(LMR_DIVISOR_HUNDREDTHS = 225, 150, 400);
-tunable!(LMR_HISTORY_DIVISOR = 8192, 2048, 32768);
+tunable!(LMR_BASE_HUNDREDTHS = 79, 25, 150);
+tunable!(LMR_DIVISOR_HUNDREDTHS = 222, 150, 400);
+tunable!(LMR_HISTORY_DIVISOR = 8541, 2048, 32768);
 /// Late captures are reduced `CAPTURE_LMR_LESS` plies less than quiet moves, and one ply
 /// less (more) per `CAPTURE_LMR_HISTORY_DIVISOR` points of capture history.
 pub const CAPTURE_LMR_LESS: i32 = 1;
-tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4096, 1024, 16384);
+tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4118, 1024, 16384);
 
 /// History tables saturate at this magnitude ("gravity": each update is scaled by how far
 /// the entry still is from the limit, so old information fades).
 pub const HISTORY_MAX: i32 = 16384;
 tunable!(
     /// The bonus (and malus) for a move that caused (or failed before) a beta cutoff.
-    HISTORY_BONUS_PER_DEPTH = 150, 50, 400
+    HISTORY_BONUS_PER_DEPTH = 157, 50, 400
 );
-tunable!(HISTORY_BONUS_MAX = 1500, 500, 4000);
+tunable!(HISTORY_BONUS_MAX = 1603, 500, 4000);
 
 tunable!(
     /// Correction history (`correction.rs`): the static evaluation is corrected by the mean
     /// error the search found in positions with the same pawns, the same pieces of each side,
     /// and after the same two moves; each table's mean counts with this weight (in 1/256).
     /// Errors beyond `CORRECTION_MAX` centipawns are clipped before they are learned.
-    CORRECTION_PAWN_WEIGHT = 128, 32, 256
+    CORRECTION_PAWN_WEIGHT = 129, 32, 256
 );
-tunable!(CORRECTION_NON_PAWN_WEIGHT = 96, 16, 256);
-tunable!(CORRECTION_CONTINUATION_WEIGHT = 64, 8, 256);
+tunable!(CORRECTION_NON_PAWN_WEIGHT = 101, 16, 256);
+tunable!(CORRECTION_CONTINUATION_WEIGHT = 62, 8, 256);
 pub const CORRECTION_MAX: i32 = 256;
 
 /// Captures are ordered by `CAPTURE_ORDER_VALUE_SCALE * (victim value)` plus their capture
@@ -209,7 +209,7 @@ pub const CAPTURE_ORDER_VALUE_SCALE: i32 = 8;
 tunable!(
     /// Quiescence: delta pruning skips captures that cannot lift the score to alpha even if
     /// the captured piece were free, with this safety margin.
-    DELTA_MARGIN = 200, 50, 400
+    DELTA_MARGIN = 215, 50, 400
 );
 
 /// Time management: how many moves the clock must last when the GUI does not say, the
