@@ -75,6 +75,12 @@
 //! two cores): not enough to keep it then. Measured again on an otherwise idle machine
 //! (datagen paused) at 3+0.03: +14.1 +- 11.6 (1,460 games; stopped at LLR 2.00 of 2.94,
 //! the interval above zero, no time losses): kept (`NODE_SHARE_*` below).
+//! Then the 21 `tunable!` numbers, tuned by SPSA (`scripts/spsa.py`, docs/spsa.md: 550
+//! iterations of 8 game pairs at 8,000 nodes a move, 8,800 games, UHO openings, defaults
+//! c_end 5 % of each range and r_end 0.002). Most moved by a few percent (LMR base 0.75 to
+//! 0.79, history pruning margin 4,000 to 4,251, history bonus cap 1,500 to 1,603, delta
+//! margin 200 to 215); measured apart from the tune's own games, the tuned numbers against
+//! the ones before: +19.1 +- 12.7 (1,982 games, H1 accepted).
 
 use super::tunable::{Tunable, tunable};
 
