@@ -125,8 +125,8 @@ pub const MAX_MOVES: usize = 256;
 /// A list of moves on the stack, filled by the move generator.
 ///
 /// The slots past `len` are left uninitialised: the search makes one or two lists at
-/// every node, and filling 256 slots that are never read cost about 3 % of its time
-/// (callgrind, `tarpon bench`).
+/// every node, and filling 256 slots that are never read cost about 2 % of its
+/// instructions (callgrind, `tarpon bench`: 7.46 G before, 7.32 G after).
 #[derive(Clone)]
 pub struct MoveList {
     moves: [MaybeUninit<Move>; MAX_MOVES],
