@@ -14,6 +14,12 @@
 #
 #   scripts/milestone.sh NEW BASE            # all four
 #   ONLY="1" scripts/milestone.sh NEW BASE   # just the first (a space-separated list)
+#
+# On two cores 600 games at 10+0.1 take about three hours (33 s a game), more than a
+# working session leaves, so each match can stop and go on: fastchess saves its state after
+# every game to OUT/NAME.json, and a later run with the same OUT resumes each match whose
+# state is there (at most the games in progress are played again). Start afresh with a new
+# OUT, or by deleting the state files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,12 +49,20 @@ need() { # need BINARY PACKAGE
 match() {
     local name=$1 rounds=$2
     shift 2
+    local state="$OUT/$name.json"
     echo "== $name"
-    "$FASTCHESS" "$@" \
-        -each option.Hash=16 option.Threads=1 \
-        -openings file="$OPENINGS" format=epd order=random -srand 20261125 \
-        -repeat -rounds "$rounds" -concurrency "$CONCURRENCY" -recover \
-        -pgnout file="$OUT/$name.pgn" >"$OUT/$name.log" 2>&1 || true
+    if [ -f "$state" ]; then
+        # The state holds the engines, the settings and the score so far.
+        echo "(resuming from $state)"
+        "$FASTCHESS" -config file="$state" >>"$OUT/$name.log" 2>&1 || true
+    else
+        "$FASTCHESS" "$@" \
+            -each option.Hash=16 option.Threads=1 \
+            -openings file="$OPENINGS" format=epd order=random -srand 20261125 \
+            -repeat -rounds "$rounds" -concurrency "$CONCURRENCY" -recover \
+            -config outname="$state" -autosaveinterval 1 \
+            -pgnout file="$OUT/$name.pgn" >"$OUT/$name.log" 2>&1 || true
+    fi
     grep -E "^(Elo|Games|Ptnml)" "$OUT/$name.log" | tail -3
     echo "time losses: $(grep -c "loses on time" "$OUT/$name.log" || true)"
 }
