@@ -191,7 +191,7 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
         /// Go on from a checkpoint (with the same data and settings)
         #[arg(long, value_name = "CHECKPOINT")]
         resume: Option<PathBuf>,
-        /// Start from this network's weights (same hidden size; one without king buckets seeds every bucket alike) instead of random ones
+        /// Start from this network's weights (same output buckets; a smaller hidden layer is widened with new neurons that start silent; one without king buckets seeds every bucket alike) instead of random ones
         #[arg(long, value_name = "NNUE")]
         init: Option<PathBuf>,
         /// Leave out positions whose score is beyond this (centipawns, either sign)

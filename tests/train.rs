@@ -157,7 +157,7 @@ fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
 }
 
 #[test]
-fn a_run_can_start_from_a_network_and_give_it_king_buckets() {
+fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     let dir = common::temp_dir("init");
     let data = data_file(&dir, "data.bin", 300, 7);
     let default = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
@@ -187,6 +187,43 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets() {
         assert!(bucket == start.feature_weights.as_slice());
     }
     assert_eq!(seeded.hidden_biases, start.hidden_biases);
+    // Widened to 320 neurons: each input's first 256 weights and the biases are the old
+    // ones, and the 64 new neurons are silent (output weights 0).
+    let wide = dir.join("wide.nnue");
+    let out = train(&[
+        &data,
+        "-o",
+        wide.to_str().unwrap(),
+        "--init",
+        default,
+        "--hidden",
+        "320",
+        "--epochs",
+        "1",
+        "--lr",
+        "1e-12",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wide = Network::from_bytes(&std::fs::read(&wide).unwrap()).unwrap();
+    let old = start.hidden_biases.len();
+    assert_eq!(wide.hidden_biases.len(), 320);
+    assert_eq!(wide.hidden_biases[..old], start.hidden_biases[..]);
+    for (new, old_row) in wide
+        .feature_weights
+        .chunks(320)
+        .zip(start.feature_weights.chunks(old))
+    {
+        assert_eq!(new[..old], old_row[..]);
+    }
+    for (new, old_half) in wide
+        .output_weights
+        .chunks(320)
+        .zip(start.output_weights.chunks(old))
+    {
+        assert_eq!(new[..old], old_half[..]);
+        assert!(new[old..].iter().all(|&w| w == 0));
+    }
+    assert_eq!(wide.output_biases, start.output_biases);
     // Shapes that do not fit, and --init with --resume, are refused with the reason.
     let output = dir.join("out.nnue");
     let output = output.to_str().unwrap();

@@ -579,19 +579,23 @@ fn resumed(path: &Path, opts: &Options) -> Result<State, String> {
 }
 
 /// A run that starts from the network in `path`, if its shape fits this run: the same
-/// hidden neurons and output buckets, and the same king buckets or none (which then
-/// start every bucket alike).
+/// output buckets, as many hidden neurons or fewer (the network is widened, see
+/// [`model::Net::widened`]), and the same king buckets or none (which then start every
+/// bucket alike).
 fn initialised(path: &Path, opts: &Options) -> Result<State, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let network = Network::from_bytes(&bytes)
         .map_err(|e| format!("{} is not a network: {e}", path.display()))?;
-    let net = export::dequantise(&network, opts.king_buckets, opts.factorise)
+    let mut net = export::dequantise(&network, opts.king_buckets, opts.factorise)
         .map_err(|e| format!("cannot start from {}: {e}", path.display()))?;
+    if net.layout.hidden < opts.hidden && net.layout.buckets == opts.buckets {
+        net = net.widened(opts.hidden, opts.seed);
+    }
     let layout = net.layout;
     if layout != opts.layout() {
         return Err(format!(
             "cannot start from {}: it has {} hidden neurons and {} output buckets, but \
-             --hidden is {} and --output-buckets {}",
+             --hidden is {} (at least as many needed) and --output-buckets {}",
             path.display(),
             layout.hidden,
             layout.buckets,

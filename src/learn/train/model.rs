@@ -159,6 +159,41 @@ impl Net {
         Net { layout, params }
     }
 
+    /// This network with `hidden` neurons per perspective, at least as many as it has: the
+    /// old neurons keep their weights, and each new one gets random input weights (as in
+    /// [`Net::new`]) and output weights of 0. So the wider network evaluates every position
+    /// exactly as this one does, and training starts from what it knows. The new neurons
+    /// learn nonetheless: their activations are not 0, so their output weights get a
+    /// gradient from the first step, and through those their input weights. (With input
+    /// weights of 0 instead, a neuron would stay at 0, where the activation is flat.)
+    pub fn widened(&self, hidden: usize, seed: u64) -> Net {
+        let old = self.layout;
+        assert!(hidden >= old.hidden, "a network only widens");
+        let layout = Layout { hidden, ..old };
+        // Random everywhere first: the new neurons' input weights stay as `new` made them
+        // (factorised: random in the shared rows, 0 in each bucket's own).
+        let mut net = Net::new(layout, seed);
+        let (h, wide) = (old.hidden, hidden);
+        let from = &self.params;
+        let to = &mut net.params;
+        for row in 0..old.rows() {
+            let src = &from[old.feature_weights()][row * h..][..h];
+            to[layout.feature_weights()][row * wide..][..h].copy_from_slice(src);
+        }
+        to[layout.hidden_biases()].fill(0.0);
+        to[layout.hidden_biases()][..h].copy_from_slice(&from[old.hidden_biases()]);
+        to[layout.output_weights()].fill(0.0);
+        for bucket in 0..old.buckets {
+            for side in 0..2 {
+                let src = &from[old.output_weights()][old.bucket_weights(bucket)][side * h..][..h];
+                let dst = layout.bucket_weights(bucket).start + side * wide;
+                to[layout.output_weights()][dst..][..h].copy_from_slice(src);
+            }
+        }
+        to[layout.output_biases()].copy_from_slice(&from[old.output_biases()]);
+        net
+    }
+
     /// The network's output for a position (the engine's score is this times `SCALE`),
     /// leaving both accumulators in `scratch` for [`Net::backward`].
     pub fn forward(&self, features: &Features, scratch: &mut Scratch) -> f32 {
@@ -422,6 +457,48 @@ mod tests {
             }
         }
         assert!(checked >= 90, "{checked} nonzero gradients checked");
+    }
+
+    #[test]
+    fn a_widened_network_evaluates_as_before_and_its_new_neurons_learn() {
+        let eight = king_layouts::named("8").unwrap();
+        for (kings, factorised) in [(KingBuckets::NONE, false), (eight, true)] {
+            let narrow = Net::new(
+                Layout {
+                    hidden: 8,
+                    buckets: OUTPUT_BUCKETS,
+                    kings,
+                    factorised,
+                },
+                5,
+            );
+            let wide = narrow.widened(16, 6);
+            assert_eq!(wide.layout.hidden, 16);
+            let (mut s8, mut s16) = (Scratch::new(narrow.layout), Scratch::new(wide.layout));
+            let objective = Objective {
+                lambda: 0.5,
+                scale: 200.0,
+            };
+            let mut new_output_gradient = 0.0f32;
+            for record in &records(30, 9) {
+                let features = narrow.layout.features(record);
+                let (a, b) = (
+                    narrow.forward(&features, &mut s8),
+                    wide.forward(&features, &mut s16),
+                );
+                assert!((a - b).abs() < 1e-5, "narrow {a}, widened {b}");
+                let (_, grad) = loss_and_gradient(&wide, record, objective);
+                let bucket = wide.layout.bucket(&features);
+                let w = &grad[wide.layout.output_weights()][wide.layout.bucket_weights(bucket)];
+                // The new neurons of both halves: 8..16 and 24..32.
+                new_output_gradient += w[8..16]
+                    .iter()
+                    .chain(&w[24..32])
+                    .map(|g| g.abs())
+                    .sum::<f32>();
+            }
+            assert!(new_output_gradient > 0.0, "the new neurons get no gradient");
+        }
     }
 
     #[test]
