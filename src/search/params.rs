@@ -81,6 +81,8 @@
 //! 0.79, history pruning margin 4,000 to 4,251, history bonus cap 1,500 to 1,603, delta
 //! margin 200 to 215); measured apart from the tune's own games, the tuned numbers against
 //! the ones before: +19.1 +- 12.7 (1,982 games, H1 accepted).
+//! Then continuation history six plies back as well, on the tuned search: -8.2 +- 16.4
+//! (1,140 games, stopped at LLR -1.43, the interval below +10): not kept (branch `c6t`).
 
 use super::tunable::{Tunable, tunable};
 
