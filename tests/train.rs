@@ -162,24 +162,26 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     let data = data_file(&dir, "data.bin", 300, 7);
     let default = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
     let start = Network::from_bytes(&std::fs::read(default).unwrap()).unwrap();
+    // One epoch from the default network at a learning rate too small to move a weight by
+    // a quantisation step: the network written is the one it started from, reshaped.
+    let started = |name: &str, shape: &[&str]| {
+        let path = dir.join(name);
+        let mut args = vec![
+            data.as_str(),
+            "-o",
+            path.to_str().unwrap(),
+            "--init",
+            default,
+        ];
+        args.extend_from_slice(shape);
+        args.extend_from_slice(&["--epochs", "1", "--lr", "1e-12"]);
+        let out = train(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap()
+    };
+    // Its weights in each of the 4 king buckets.
     let net = dir.join("seeded.nnue");
-    // A learning rate too small to move a weight by a quantisation step: the network
-    // written is the one it started from, its weights in each of the 4 king buckets.
-    let out = train(&[
-        &data,
-        "-o",
-        net.to_str().unwrap(),
-        "--init",
-        default,
-        "--king-buckets",
-        "4",
-        "--epochs",
-        "1",
-        "--lr",
-        "1e-12",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let seeded = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    let seeded = started("seeded.nnue", &["--king-buckets", "4"]);
     assert_eq!(seeded.king_buckets.count(), 4);
     let one = start.feature_weights.len();
     assert_eq!(seeded.feature_weights.len(), 4 * one);
@@ -189,22 +191,7 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     assert_eq!(seeded.hidden_biases, start.hidden_biases);
     // Widened to 320 neurons: each input's first 256 weights and the biases are the old
     // ones, and the 64 new neurons are silent (output weights 0).
-    let wide = dir.join("wide.nnue");
-    let out = train(&[
-        &data,
-        "-o",
-        wide.to_str().unwrap(),
-        "--init",
-        default,
-        "--hidden",
-        "320",
-        "--epochs",
-        "1",
-        "--lr",
-        "1e-12",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let wide = Network::from_bytes(&std::fs::read(&wide).unwrap()).unwrap();
+    let wide = started("wide.nnue", &["--hidden", "320"]);
     let old = start.hidden_biases.len();
     assert_eq!(wide.hidden_biases.len(), 320);
     assert_eq!(wide.hidden_biases[..old], start.hidden_biases[..]);

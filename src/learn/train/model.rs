@@ -180,7 +180,7 @@ impl Net {
             let src = &from[old.feature_weights()][row * h..][..h];
             to[layout.feature_weights()][row * wide..][..h].copy_from_slice(src);
         }
-        to[layout.hidden_biases()].fill(0.0);
+        // `new` left the biases at 0, the new neurons' among them.
         to[layout.hidden_biases()][..h].copy_from_slice(&from[old.hidden_biases()]);
         to[layout.output_weights()].fill(0.0);
         for bucket in 0..old.buckets {
