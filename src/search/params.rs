@@ -83,6 +83,14 @@
 //! the ones before: +19.1 +- 12.7 (1,982 games, H1 accepted).
 //! Then continuation history six plies back as well, on the tuned search: -8.2 +- 16.4
 //! (1,140 games, stopped at LLR -1.43, the interval below +10): not kept (branch `c6t`).
+//! All of search 2.0 together (bench 2,025,423) against the search before it (dfebf89),
+//! same network, at 10+0.1 with the balanced `openings.epd`, each opening with both
+//! colours (`scripts/milestone.sh`, step 1): +122.4 +- 19.8 (600 games, W-D-L 262-279-59,
+//! pentanomial [1, 23, 108, 108, 60], no time losses). Against other engines at 10+0.1,
+//! 100 games each: Ethereal 12 57.5 % (+52.5 +- 46.8; dfebf89 scored 33 %), Stockfish 15.1
+//! 6.5 % (13 draws, no win; dfebf89 one draw in 42 games), Stockfish at a quarter of the
+//! time 20.5 % (-235 +- 58; dfebf89 11 %). WAC at 200 ms a position 275/300 (dfebf89 259
+//! in the same run), mates in two 220/221 and in three 162/162 (dfebf89 the same).
 
 use super::tunable::{Tunable, tunable};
 
