@@ -20,6 +20,10 @@
 # every game to OUT/NAME.json, and a later run with the same OUT resumes each match whose
 # state is there (at most the games in progress are played again). Start afresh with a new
 # OUT, or by deleting the state files.
+#
+# Steps 2-4 can run on a bigger machine without Rust instead: `OPPONENTS=1
+# scripts/portable.sh DIR` makes a folder with the engine, both opponents and what they
+# need, and `DIR/sparring.sh` there plays the three matches side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
