@@ -22,8 +22,9 @@
 # OUT, or by deleting the state files.
 #
 # Steps 2-4 can run on a bigger machine without Rust instead: `OPPONENTS=1
-# scripts/portable.sh DIR` makes a folder with the engine, both opponents and what they
-# need, and `DIR/sparring.sh` there plays the three matches side by side.
+# scripts/portable.sh DIR` makes a folder with the engine, both opponents (STOCKFISH and
+# ETHEREAL name them), this script and what they need, and `DIR/sparring.sh` there runs
+# the three steps side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +36,8 @@ OUT=${OUT:-target/milestone}
 SHARED=${SHARED:-../shared}
 CONCURRENCY=${CONCURRENCY:-$(($(nproc) > 2 ? $(nproc) - 1 : 2))}
 ONLY=${ONLY:-1 2 3 4}
+STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
+ETHEREAL=${ETHEREAL:-/usr/games/ethereal-chess}
 FASTCHESS=$SHARED/tools/fastchess
 OPENINGS=$SHARED/data/openings.epd
 mkdir -p "$OUT"
@@ -76,19 +79,19 @@ for step in $ONLY; do
     case $step in
         1) match new-vs-base $((GAMES / 2)) "${new[@]}" -engine cmd="$BASE" name=base tc=10+0.1 ;;
         2)
-            need /usr/games/ethereal-chess ethereal-chess
+            need "$ETHEREAL" ethereal-chess
             match new-vs-ethereal $((SPARRING / 2)) "${new[@]}" \
-                -engine cmd=/usr/games/ethereal-chess name=ethereal tc=10+0.1
+                -engine cmd="$ETHEREAL" name=ethereal tc=10+0.1
             ;;
         3)
-            need /usr/games/stockfish stockfish
+            need "$STOCKFISH" stockfish
             match new-vs-stockfish $((SPARRING / 2)) "${new[@]}" \
-                -engine cmd=/usr/games/stockfish name=stockfish tc=10+0.1
+                -engine cmd="$STOCKFISH" name=stockfish tc=10+0.1
             ;;
         4)
-            need /usr/games/stockfish stockfish
+            need "$STOCKFISH" stockfish
             match new-vs-stockfish-quarter $((SPARRING / 2)) "${new[@]}" \
-                -engine cmd=/usr/games/stockfish name=stockfish-quarter tc=2.5+0.025
+                -engine cmd="$STOCKFISH" name=stockfish-quarter tc=2.5+0.025
             ;;
         *) echo "milestone: no step $step (1-4)" >&2; exit 1 ;;
     esac

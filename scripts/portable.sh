@@ -30,7 +30,11 @@ if [ -z "${TARPON_BIN:-}" ]; then
     TARPON_BIN=target/portable/release/tarpon
 fi
 cp "$TARPON_BIN" "$DIR/bin/tarpon"
-cp "$SHARED/tools/fastchess" "$SHARED/data/openings.epd" "$DIR/"
+# The layout of ../shared, so that milestone.sh finds them with SHARED=DIR.
+mkdir -p "$DIR/tools" "$DIR/data"
+cp "$SHARED/tools/fastchess" "$DIR/tools/"
+cp "$SHARED/data/openings.epd" "$DIR/data/"
+cp scripts/milestone.sh "$DIR/"
 programs=(tarpon)
 binaries=("$TARPON_BIN")
 
@@ -82,11 +86,11 @@ cat >"$DIR/sparring.sh" <<'EOF'
 set -u
 D=$(dirname "$(readlink -f "$0")")
 cd "$D"
+limit=${1:-}
 [ -x stockfish ] || { echo "sparring: made without OPPONENTS=1" >&2; exit 1; }
 [ -f bin/stockfish ] || { xz -dc bin/stockfish.xz >bin/stockfish 2>/dev/null ||
     python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('bin/stockfish.xz'), open('bin/stockfish','wb'))"; }
 chmod +x bin/*
-games=${SPARRING:-100}
 cores=$(( $(nproc) > 4 ? $(nproc) - 1 : 3 ))
 # Cores in proportion to the work, so that the three end together: on 16 cores 6, 5 and 4
 # games at a time played 80 games each in the same 520 s (games against Ethereal are the
@@ -94,28 +98,23 @@ cores=$(( $(nproc) > 4 ? $(nproc) - 1 : 3 ))
 ethereal=$(( cores * 2 / 5 )) quarter=$(( cores * 4 / 15 ))
 [ "$quarter" -ge 1 ] || ethereal=1 quarter=1
 stockfish=$(( cores - ethereal - quarter ))
-limit=()
-[ -n "${1:-}" ] && limit=(timeout -s INT "$1")
-mkdir -p matches
-match() { # NAME CONCURRENCY OPPONENT-ARGS...
-    local name=$1 concurrency=$2
-    shift 2
-    if [ -f "matches/$name.json" ]; then
-        "${limit[@]}" ./fastchess -config file="$D/matches/$name.json" >>"matches/$name.log" 2>&1
-    else
-        "${limit[@]}" ./fastchess -engine cmd="$D/tarpon" name=new tc=10+0.1 "$@" \
-            -each option.Hash=16 option.Threads=1 \
-            -openings file="$D/openings.epd" format=epd order=random -srand 20261125 \
-            -repeat -rounds $((games / 2)) -concurrency "$concurrency" -recover \
-            -config outname="$D/matches/$name.json" -autosaveinterval 1 \
-            -pgnout file="$D/matches/$name.pgn" >"matches/$name.log" 2>&1
-    fi
-}
-match new-vs-stockfish "$stockfish" -engine cmd="$D/stockfish" name=stockfish tc=10+0.1 &
-match new-vs-ethereal "$ethereal" -engine cmd="$D/ethereal-chess" name=ethereal tc=10+0.1 &
-match new-vs-stockfish-quarter "$quarter" \
-    -engine cmd="$D/stockfish" name=stockfish-quarter tc=2.5+0.025 &
-wait
+# milestone.sh's steps (SPARRING games each), each with its share of the cores; state
+# and PGNs in matches/.
+matches=()
+for step in "2 $ethereal" "3 $stockfish" "4 $quarter"; do
+    set -- $step
+    ONLY=$1 CONCURRENCY=$2 SHARED="$D" OUT="$D/matches" STOCKFISH="$D/stockfish" \
+        ETHEREAL="$D/ethereal-chess" ./milestone.sh "$D/tarpon" "$D/tarpon" >/dev/null &
+    matches+=($!)
+done
+if [ -n "$limit" ]; then
+    # Each match saves its state after every game, so an interrupted one loses only
+    # the games in progress.
+    (sleep "$limit"; pkill -INT -f "$D/tools/fastchess") &
+    stopper=$!
+fi
+wait "${matches[@]}"
+[ -n "$limit" ] && kill "$stopper" 2>/dev/null
 for name in new-vs-ethereal new-vs-stockfish new-vs-stockfish-quarter; do
     echo "== $name"
     grep -E "^(Elo|Games|Ptnml)" "matches/$name.log" | tail -3
