@@ -91,6 +91,11 @@
 //! 6.5 % (13 draws, no win; dfebf89 one draw in 42 games), Stockfish at a quarter of the
 //! time 20.5 % (-235 +- 58; dfebf89 11 %). WAC at 200 ms a position 275/300 (dfebf89 259
 //! in the same run), mates in two 220/221 and in three 162/162 (dfebf89 the same).
+//! After the milestone, on that build (fastchess SPRT [0, 10], 20,000 nodes a move, UHO):
+//! triple singular extensions (a third ply when every other move stays 100 below
+//! the singular bound, counted against `SE_MAX_DOUBLE` like a double) together with a
+//! negative extension of a hash move that is not singular at an expected cut node:
+//! +3.2 +- 13.5 (1,620 games, stopped at LLR -0.13): not kept (branch `se3`).
 
 use super::tunable::{Tunable, tunable};
 
