@@ -657,17 +657,22 @@ function renderAnalysisButton() {
   button.classList.toggle("primary", !state.analysisWanted);
 }
 
+// Turning the analysis off also stops the server's search. The promise settles once the
+// server has answered, so that a caller who starts another search (a review) after it is
+// not stopped by this stop arriving late.
 async function toggleAnalysis() {
   state.analysisWanted = !state.analysisWanted;
+  let stopped = Promise.resolve();
   if (state.analysisWanted) {
     restartAnalysis();
   } else {
     stopAnalysis();
     const g = state.games.analysis;
-    if (g) api("POST", `games/${g.id}/stop`).catch(() => {});
+    if (g) stopped = api("POST", `games/${g.id}/stop`).catch(() => {});
   }
   renderAnalysisButton();
   $("evalbar").hidden = state.mode !== "analysis";
+  await stopped;
 }
 
 // --- Review: the evaluation graph ---------------------------------------------------------
@@ -679,8 +684,8 @@ async function reviewGame() {
   const controller = new AbortController();
   state.reviewController = controller;
   const wasAnalysing = state.analysisWanted;
-  if (wasAnalysing) toggleAnalysis();
   $("review-progress").textContent = "Reviewing…";
+  if (wasAnalysing) await toggleAnalysis();
   try {
     const response = await openStream(`games/${g.id}/review`, controller.signal);
     await readEvents(response, (name, data) => {
@@ -690,6 +695,8 @@ async function reviewGame() {
         state.review = data;
         $("review-progress").textContent = "";
         render();
+      } else if (name === "done" && data.stopped) {
+        $("review-progress").textContent = "Review stopped";
       }
     });
   } catch (error) {
