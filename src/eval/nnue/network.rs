@@ -78,8 +78,8 @@
 //! | then     | `i32` output biases, OUTPUT_BUCKETS                                     |
 //!
 //! Nothing follows; a file of any other length is rejected. Version 2 (the networks up to
-//! king buckets, `nets/default.nnue` among them) is the same without bytes 20..92: one
-//! input bucket, not mirrored. Both are read.
+//! king buckets, the default network before 2026-11-26 among them) is the same without
+//! bytes 20..92: one input bucket, not mirrored. Both are read.
 
 use crate::chess::{Color, PieceType, Square};
 
