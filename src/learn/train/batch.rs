@@ -2,6 +2,13 @@
 //! and accumulates the gradient into its own buffer (no locks, no sharing while it
 //! works); the buffers are then summed in thread order, so a run with the same number
 //! of threads gives the same numbers every time.
+//!
+//! A factorised network is first merged (each input's row plus its factor row,
+//! [`Net::merge_factors_into`]) and the threads work on that: an active input then costs
+//! one row in the forward and backward passes instead of two, and the gradient buffers
+//! are the size of the network file's weights, not a fifth larger. The merged gradient
+//! is folded back into the factorised one once per batch; merging and folding cost a few
+//! additions per weight, where the passes cost hundreds per position.
 
 use super::data::{self, Record};
 use super::model::{Layout, Net, Objective, Scratch};
@@ -11,31 +18,85 @@ use super::model::{Layout, Net, Objective, Scratch};
 pub const MIRRORED: u32 = 1 << 31;
 
 /// One thread's gradient buffer and working memory, kept from batch to batch.
-pub struct Worker {
+struct Worker {
     grad: Vec<f32>,
     scratch: Scratch,
 }
 
+/// The threads' buffers, and for a factorised network the merged network and the
+/// folded gradient, kept from batch to batch.
+pub struct Workers {
+    workers: Vec<Worker>,
+    /// The merged network (factorised networks only).
+    merged: Option<Net>,
+    /// The gradient in the factorised layout (factorised networks only).
+    folded: Vec<f32>,
+}
+
 /// `threads` workers for networks of this layout.
-pub fn workers(layout: Layout, threads: usize) -> Vec<Worker> {
-    (0..threads.max(1))
-        .map(|_| Worker {
-            grad: vec![0.0; layout.parameter_count()],
-            scratch: Scratch::new(layout),
-        })
-        .collect()
+pub fn workers(layout: Layout, threads: usize) -> Workers {
+    let passes = Layout {
+        factorised: false,
+        ..layout
+    };
+    Workers {
+        workers: (0..threads.max(1))
+            .map(|_| Worker {
+                grad: vec![0.0; passes.parameter_count()],
+                scratch: Scratch::new(passes),
+            })
+            .collect(),
+        merged: layout.factorised.then(|| Net {
+            layout: passes,
+            params: Vec::new(),
+        }),
+        folded: if layout.factorised {
+            vec![0.0; layout.parameter_count()]
+        } else {
+            Vec::new()
+        },
+    }
 }
 
 /// The mean gradient of the loss over the positions `batch` (indices into `records`,
-/// with [`MIRRORED`] set for those to be seen mirrored),
-/// left in the first worker's buffer and returned with the summed loss.
+/// with [`MIRRORED`] set for those to be seen mirrored), returned with the summed loss.
 pub fn gradient<'w>(
     net: &Net,
     records: &[Record],
     batch: &[u32],
     objective: Objective,
-    workers: &'w mut [Worker],
+    workers: &'w mut Workers,
 ) -> (&'w [f32], f64) {
+    let Workers {
+        workers,
+        merged,
+        folded,
+    } = workers;
+    let passes = match merged {
+        Some(merged) => {
+            net.merge_factors_into(merged);
+            &*merged
+        }
+        None => net,
+    };
+    let loss = threads_gradient(passes, records, batch, objective, workers);
+    let grad = &workers[0].grad;
+    if net.layout.factorised {
+        net.layout.fold_factor_gradient(grad, folded);
+        (folded, loss)
+    } else {
+        (grad, loss)
+    }
+}
+
+/// [`gradient`] for a network without factor rows: left in the first worker's buffer.
+fn threads_gradient(
+    net: &Net,
+    records: &[Record],
+    batch: &[u32],
+    objective: Objective,
+    workers: &mut [Worker],
+) -> f64 {
     let share = batch.len().div_ceil(workers.len()).max(1);
     let scale = 1.0 / batch.len().max(1) as f32;
     let losses: Vec<f64> = std::thread::scope(|s| {
@@ -83,7 +144,7 @@ pub fn gradient<'w>(
     if used == 0 {
         first[0].grad.fill(0.0);
     }
-    (&first[0].grad, losses.iter().sum())
+    losses.iter().sum()
 }
 
 /// The mean loss of the network over all of `records` for each objective (one forward

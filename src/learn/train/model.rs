@@ -96,6 +96,24 @@ impl Layout {
     pub fn parameter_count(self) -> usize {
         self.output_biases().end
     }
+
+    /// The gradient of this factorised layout from `merged`, the gradient of the same
+    /// network as [`Net::merge_factors_into`] writes it: an input's own row gets its merged
+    /// row's gradient, and a factor row the sum of those of every bucket's input of its
+    /// piece and square (it is added into each of them).
+    pub fn fold_factor_gradient(self, merged: &[f32], grad: &mut [f32]) {
+        debug_assert!(self.factorised);
+        let h = self.hidden;
+        let own = self.inputs() * h;
+        grad[..own].copy_from_slice(&merged[..own]);
+        let (_, factors) = grad[self.feature_weights()].split_at_mut(own);
+        factors.fill(0.0);
+        for bucket in merged[..own].chunks_exact(FACTOR_ROWS * h) {
+            factors.iter_mut().zip(bucket).for_each(|(g, m)| *g += m);
+        }
+        let tail = self.hidden_biases().start;
+        grad[tail..].copy_from_slice(&merged[own..]);
+    }
 }
 
 /// Factor rows: one per piece and square, as in a network without king buckets.
@@ -265,6 +283,41 @@ impl Net {
                 }
             }
         }
+    }
+
+    /// A factorised network as one without factor rows: each input's row plus its factor
+    /// row, the other parameters as they are. It gives every position the same output
+    /// (up to the order of float additions) with half the additions, so the trainer runs
+    /// its passes on it ([`super::batch`]) and folds the gradient back with
+    /// [`Layout::fold_factor_gradient`]. `into` keeps its allocation from batch to batch.
+    pub fn merge_factors_into(&self, into: &mut Net) {
+        let l = self.layout;
+        debug_assert!(l.factorised, "only a factorised network has factor rows");
+        let merged = Layout {
+            factorised: false,
+            ..l
+        };
+        let h = l.hidden;
+        into.layout = merged;
+        into.params.resize(merged.parameter_count(), 0.0);
+        let weights = &self.params[l.feature_weights()];
+        for (f, row) in into.params[merged.feature_weights()]
+            .chunks_exact_mut(h)
+            .enumerate()
+        {
+            let own = &weights[f * h..][..h];
+            let shared = &weights[(l.inputs() + f % FACTOR_ROWS) * h..][..h];
+            for ((m, a), b) in row.iter_mut().zip(own).zip(shared) {
+                *m = a + b;
+            }
+        }
+        // Hidden biases, output weights and output biases follow the feature weights in
+        // both layouts, in the same order.
+        let rest = self.params[l.hidden_biases().start..].iter();
+        into.params[merged.hidden_biases().start..]
+            .iter_mut()
+            .zip(rest)
+            .for_each(|(m, p)| *m = *p);
     }
 
     /// Clips the feature and output weights to ±`WEIGHT_CLIP`, the range the engine's
@@ -505,17 +558,32 @@ mod tests {
     fn features_shared_by_both_perspectives_sum_their_gradients() {
         // The start position's inputs: each perspective has the other's pieces, so the
         // same columns get gradient from both sides; the batch gradient must match the
-        // single-position one whatever the thread count.
+        // single-position one whatever the thread count. Factorised, the batch runs on
+        // the merged network and folds its gradient back into the factor rows: the same
+        // numbers as the factorised passes of a single position.
+        let four = king_layouts::named("4").unwrap();
+        for (kings, factorised) in [(KingBuckets::NONE, false), (four, false), (four, true)] {
+            batch_gradient_is_the_mean_of_single_ones(kings, factorised);
+        }
+    }
+
+    fn batch_gradient_is_the_mean_of_single_ones(kings: KingBuckets, factorised: bool) {
         let recs = records(40, 21);
-        let net = Net::new(
+        let mut net = Net::new(
             Layout {
                 hidden: 8,
                 buckets: OUTPUT_BUCKETS,
-                kings: KingBuckets::NONE,
-                factorised: false,
+                kings,
+                factorised,
             },
             2,
         );
+        // Factorised, the buckets' own rows start at 0: give them weights of their own,
+        // so that a mix-up of own and factor rows shows.
+        let own = net.layout.inputs() * net.layout.hidden;
+        for (i, w) in net.params[..own].iter_mut().enumerate() {
+            *w += (i % 13) as f32 * 0.004 - 0.024;
+        }
         let objective = Objective {
             lambda: 0.5,
             scale: 400.0,
@@ -533,10 +601,11 @@ mod tests {
             let mut workers = crate::learn::train::batch::workers(net.layout, threads);
             let (grad, _) =
                 crate::learn::train::batch::gradient(&net, &recs, &batch, objective, &mut workers);
+            assert_eq!(grad.len(), expected.len());
             for (i, (g, e)) in grad.iter().zip(&expected).enumerate() {
                 assert!(
                     (g - e).abs() <= 1e-6 + 1e-4 * e.abs(),
-                    "{threads} threads, {i}: {g} vs {e}"
+                    "{kings:?} factorised {factorised}, {threads} threads, {i}: {g} vs {e}"
                 );
             }
         }
