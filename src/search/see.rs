@@ -78,6 +78,10 @@ pub fn see_ge(board: &Board, m: Move, threshold: i32) -> bool {
     let mut need = first_gain - threshold + 1;
     // True while the answer is the negation of "V >= need" for the side to capture.
     let mut negated = true;
+    // The attackers are found only once a capture has to be made: most of the calls
+    // (a capture of a piece worth at least the capturer, a quiet move against a low
+    // threshold) are answered by the two tests below on the first pass, without them.
+    let mut attackers_found = false;
     loop {
         if need <= 0 {
             // Stopping already secures `need`.
@@ -86,6 +90,10 @@ pub fn see_ge(board: &Board, m: Move, threshold: i32) -> bool {
         if need > exchange.max_gain() {
             // V never exceeds the gain of the next capture, so `need` is out of reach.
             return negated;
+        }
+        if !attackers_found {
+            exchange.find_attackers();
+            attackers_found = true;
         }
         match exchange.next_capture() {
             Some(gain) => {
@@ -105,6 +113,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
         return 0;
     }
     let (mut exchange, first_gain) = Exchange::start(board, m);
+    exchange.find_attackers();
     // Every capture lifts a different piece off the board, so 32 entries are enough.
     let mut gains = [0i32; 32];
     let mut count = 0;
@@ -136,7 +145,7 @@ struct Exchange<'a> {
     /// Squares still holding a piece. `to` is always in it: some piece stands there.
     occupied: Bitboard,
     /// Pieces of both colours, still on their own squares, that attack `to` through
-    /// `occupied`.
+    /// `occupied` (empty until [`Exchange::find_attackers`]).
     attackers: Bitboard,
     /// The side to capture next.
     side: Color,
@@ -146,6 +155,8 @@ struct Exchange<'a> {
 
 impl<'a> Exchange<'a> {
     /// The exchange right after `m` (not castling) is made, and what `m` itself gained.
+    /// Its attackers are not found yet: call [`Exchange::find_attackers`] before the first
+    /// [`Exchange::next_capture`].
     #[inline]
     fn start(board: &'a Board, m: Move) -> (Exchange<'a>, i32) {
         let (from, to) = (m.from(), m.to());
@@ -174,11 +185,17 @@ impl<'a> Exchange<'a> {
             board,
             to,
             occupied,
-            attackers: board.attackers_to(to, occupied) & occupied,
+            attackers: Bitboard::EMPTY,
             side: mover.color().flip(),
             on_square,
         };
         (exchange, gain)
+    }
+
+    /// Finds the pieces that attack the target square once the move is made.
+    #[inline]
+    fn find_attackers(&mut self) {
+        self.attackers = self.board.attackers_to(self.to, self.occupied) & self.occupied;
     }
 
     /// Whether a pawn of the side to capture would promote on the target square.
