@@ -38,7 +38,8 @@ pub struct PawnEntry {
 /// The entries are allocated at the first lookup, not when the table is made: a search
 /// with the network never looks up a pawn structure, and some callers make a new table
 /// for every search (`search::think`, once per move of every datagen game), where
-/// allocating and zeroing 1.6 MB each time cost about 3 % of datagen's time.
+/// allocating and zeroing 1.6 MB each time made datagen 6-11 % slower (median time
+/// ratios of paired `tarpon datagen --threads 1` runs before and after the change).
 #[derive(Default)]
 pub struct PawnTable {
     entries: Vec<PawnEntry>,

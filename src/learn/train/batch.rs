@@ -24,13 +24,10 @@ struct Worker {
 }
 
 /// The threads' buffers, and for a factorised network the merged network and the
-/// folded gradient, kept from batch to batch.
+/// gradient folded back into the factorised layout, kept from batch to batch.
 pub struct Workers {
     workers: Vec<Worker>,
-    /// The merged network (factorised networks only).
-    merged: Option<Net>,
-    /// The gradient in the factorised layout (factorised networks only).
-    folded: Vec<f32>,
+    merged: Option<(Net, Vec<f32>)>,
 }
 
 /// `threads` workers for networks of this layout.
@@ -46,15 +43,13 @@ pub fn workers(layout: Layout, threads: usize) -> Workers {
                 scratch: Scratch::new(passes),
             })
             .collect(),
-        merged: layout.factorised.then(|| Net {
-            layout: passes,
-            params: Vec::new(),
+        merged: layout.factorised.then(|| {
+            let net = Net {
+                layout: passes,
+                params: Vec::new(),
+            };
+            (net, vec![0.0; layout.parameter_count()])
         }),
-        folded: if layout.factorised {
-            vec![0.0; layout.parameter_count()]
-        } else {
-            Vec::new()
-        },
     }
 }
 
@@ -67,25 +62,18 @@ pub fn gradient<'w>(
     objective: Objective,
     workers: &'w mut Workers,
 ) -> (&'w [f32], f64) {
-    let Workers {
-        workers,
-        merged,
-        folded,
-    } = workers;
-    let passes = match merged {
-        Some(merged) => {
+    let Workers { workers, merged } = workers;
+    match merged {
+        Some((merged, folded)) => {
             net.merge_factors_into(merged);
-            &*merged
+            let loss = threads_gradient(merged, records, batch, objective, workers);
+            net.layout.fold_factor_gradient(&workers[0].grad, folded);
+            (folded, loss)
         }
-        None => net,
-    };
-    let loss = threads_gradient(passes, records, batch, objective, workers);
-    let grad = &workers[0].grad;
-    if net.layout.factorised {
-        net.layout.fold_factor_gradient(grad, folded);
-        (folded, loss)
-    } else {
-        (grad, loss)
+        None => {
+            let loss = threads_gradient(net, records, batch, objective, workers);
+            (&workers[0].grad, loss)
+        }
     }
 }
 

@@ -76,24 +76,22 @@ pub fn dequantise(q: &Network, kings: KingBuckets, factorised: bool) -> Result<N
 }
 
 /// The feature weights as the network file has them: factorised, each input's own row
-/// plus its factor row, clipped as training clips a weight.
+/// plus its factor row ([`Net::merge_factors_into`]), clipped as training clips a weight.
 fn merged_feature_weights(net: &Net) -> Vec<f32> {
     let l = net.layout;
-    let h = l.hidden;
-    let weights = &net.params[l.feature_weights()];
     if !l.factorised {
-        return weights.to_vec();
+        return net.params[l.feature_weights()].to_vec();
     }
-    (0..l.inputs())
-        .flat_map(|f| {
-            let row = l.factor_row(f as u16).expect("factorised");
-            let own = &weights[f * h..][..h];
-            let shared = &weights[row * h..][..h];
-            own.iter()
-                .zip(shared)
-                .map(|(a, b)| (a + b).clamp(-WEIGHT_CLIP, WEIGHT_CLIP))
-        })
-        .collect()
+    let mut merged = Net {
+        layout: l,
+        params: Vec::new(),
+    };
+    net.merge_factors_into(&mut merged);
+    merged.params.truncate(merged.layout.feature_weights().end);
+    for w in &mut merged.params {
+        *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+    }
+    merged.params
 }
 
 /// The quantised network. Its vectors have the float network's shape, which need not be
