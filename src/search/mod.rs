@@ -600,7 +600,9 @@ impl<'a> Searcher<'a> {
             // come out better than an earlier one: report (and play) them best first.
             self.root_moves[..lines].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
-            if self.is_main() {
+            // (Formatting a line costs a PV walk: not worth it when nobody reads it, as
+            // in datagen, which searches without reporting.)
+            if self.is_main() && self.options.report.is_some() {
                 for line in 0..lines {
                     let text = self.info_line(depth, line, "");
                     self.report(&text);
@@ -640,6 +642,7 @@ impl<'a> Searcher<'a> {
     fn report_interrupted_iteration(&self, depth: i32, previous_best: Move) {
         let best = &self.root_moves[0];
         if self.is_main()
+            && self.options.report.is_some()
             && self.options.multi_pv == 1
             && best.score != -INFINITE
             && best.mv != previous_best
@@ -1035,12 +1038,15 @@ impl<'a> Searcher<'a> {
 fn lmr_table() -> Vec<[i32; 64]> {
     let base = f64::from(LMR_BASE_HUNDREDTHS.get()) / 100.0;
     let divisor = f64::from(LMR_DIVISOR_HUNDREDTHS.get()) / 100.0;
+    // Every search builds its table (the parameters are tunable at run time), so the 64
+    // logarithms are taken once rather than twice per entry.
+    let ln: [f64; 64] = std::array::from_fn(|i| (i as f64).ln());
     (0..64)
         .map(|d| {
             let mut row = [0; 64];
             for (n, r) in row.iter_mut().enumerate().skip(1) {
                 if d > 0 {
-                    *r = (base + (d as f64).ln() * (n as f64).ln() / divisor) as i32;
+                    *r = (base + ln[d] * ln[n] / divisor) as i32;
                 }
             }
             row
