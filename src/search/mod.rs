@@ -431,6 +431,7 @@ impl<'a> Searcher<'a> {
             self.nnue.push(&self.pos, m);
         }
         self.pos.make(m);
+        self.tt.prefetch(self.pos.key());
     }
 
     /// Passes the move (null-move pruning).
@@ -440,6 +441,7 @@ impl<'a> Searcher<'a> {
             self.nnue.push_null();
         }
         self.pos.make_null();
+        self.tt.prefetch(self.pos.key());
     }
 
     /// Takes back the last move or null move.
