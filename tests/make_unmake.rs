@@ -9,7 +9,8 @@
 //! position, from well-known tricky positions and from Chess960 start positions check:
 //! - at every ply, the incremental keys against keys computed from scratch, and the board
 //!   against the one rebuilt from its own FEN (which recomputes checkers and en passant);
-//! - every legal move, and a null move, made and unmade in place;
+//! - every legal move, and a null move, made and unmade in place (and `Board::key_after`
+//!   against the key the move makes, where it promises to be exact);
 //! - small random search-like trees (moves and null moves nested) below some plies;
 //! - null moves kept in the game itself, and the whole game then unmade move by move back
 //!   to the start, comparing with the board recorded at each ply on the way.
@@ -32,6 +33,7 @@ struct Stats {
     castling_made: usize,
     en_passant_made: usize,
     promotions_made: usize,
+    keys_predicted: usize,
 }
 
 /// The board agrees with everything that can be derived from it from scratch: the keys,
@@ -187,6 +189,17 @@ fn random_game(start: &str, chess960: bool, max_plies: usize, rng: &mut Rng, sta
                 "keys after {m:?} {}",
                 here()
             );
+            // The search prefetches the hash entry of `key_after`: exact for the moves
+            // its documentation promises (plain moves and captures that keep the rights
+            // and leave no en-passant square), whatever it gives for the others.
+            let predicted = before.key_after(m);
+            if m.kind() == MoveKind::Normal
+                && after.castling_rights() == before.castling_rights()
+                && after.en_passant().is_none()
+            {
+                assert_eq!(predicted, after.key(), "key_after {m:?} {}", here());
+                stats.keys_predicted += 1;
+            }
             pos.unmake();
             assert_identical(pos.board(), &before, &|| {
                 format!("by unmaking {m:?} {}", here())
@@ -390,6 +403,7 @@ fn assert_exercised(stats: &Stats) {
         ("promotion", stats.promotions_made),
         ("null", stats.null_moves_made),
         ("in-game null", stats.nulls_in_games),
+        ("key-predicted", stats.keys_predicted),
     ] {
         assert!(count > 0, "no {what} moves were made and unmade: {stats:?}");
     }

@@ -427,11 +427,12 @@ impl<'a> Searcher<'a> {
     /// Makes legal move `m`.
     #[inline(always)]
     fn make_move(&mut self, m: Move) {
+        // First, so that the table's memory is on its way while the move is made.
+        self.tt.prefetch(self.pos.key_after(m));
         if self.options.nnue.is_some() {
             self.nnue.push(&self.pos, m);
         }
         self.pos.make(m);
-        self.tt.prefetch(self.pos.key());
     }
 
     /// Passes the move (null-move pruning).
