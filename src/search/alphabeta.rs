@@ -88,6 +88,7 @@ impl Searcher<'_> {
         // position's.
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
+        self.prefetch_corrections(ply);
         let entry = self.tt.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         // A position that is or was on a principal variation ("tt-PV") is one the result
@@ -513,6 +514,16 @@ impl Searcher<'_> {
         })
     }
 
+    /// Starts loading the correction-history entries of the position at `ply`, so that
+    /// they arrive while the hash table is probed (`corrected` reads them after).
+    #[inline(always)]
+    fn prefetch_corrections(&self, ply: usize) {
+        let previous = self.previous_moves(ply);
+        self.histories
+            .corrections
+            .prefetch(self.pos.board(), &[previous[0], previous[1]]);
+    }
+
     /// A static evaluation corrected by the correction history, kept clear of the scores
     /// that mean a proven result.
     fn corrected(&self, raw_eval: i32, previous: &Context) -> i32 {
@@ -649,6 +660,9 @@ impl Searcher<'_> {
         }
 
         let key = self.pos.key();
+        if !in_check {
+            self.prefetch_corrections(ply);
+        }
         let entry = self.tt.probe(key);
         if let Some(e) = entry
             && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)

@@ -17,6 +17,7 @@
 //! by a weight that grows with the sample's depth (deeper searches are truer).
 
 use super::history::PieceTo;
+use super::memory;
 use super::params::{
     CORRECTION_CONTINUATION_WEIGHT, CORRECTION_MAX, CORRECTION_NON_PAWN_WEIGHT,
     CORRECTION_PAWN_WEIGHT,
@@ -82,6 +83,19 @@ impl Corrections {
                 [Some(last), Some(before)] => Some(before.index() * 12 * 64 + last.index()),
                 _ => None,
             },
+        }
+    }
+
+    /// Starts loading the entries `correct` will read for `board` and `previous` (the
+    /// tables are larger than the fast caches, and their entries are scattered).
+    #[inline(always)]
+    pub fn prefetch(&self, board: &Board, previous: &[Option<PieceTo>; 2]) {
+        let slots = Self::slots(board, previous);
+        memory::prefetch(&self.pawn[slots.pawn]);
+        memory::prefetch(&self.non_pawn[slots.non_pawn[0]]);
+        memory::prefetch(&self.non_pawn[slots.non_pawn[1]]);
+        if let Some(i) = slots.continuation {
+            memory::prefetch(&self.continuation[i]);
         }
     }
 

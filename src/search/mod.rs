@@ -19,6 +19,7 @@
 mod alphabeta;
 pub mod correction;
 pub mod history;
+mod memory;
 pub mod movepick;
 pub mod params;
 pub mod score;

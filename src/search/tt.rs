@@ -47,6 +47,7 @@
 //! knows the ply of the node. The static evaluation is not a mate score and needs no
 //! conversion.
 
+use super::memory;
 use crate::chess::moves::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -316,21 +317,11 @@ impl TranspositionTable {
 
     /// Starts loading the bucket of `key` into the cache, without waiting for it. The
     /// table is far larger than the caches, so a probe usually waits on main memory; the
-    /// search calls this as soon as it has made a move, and the load then overlaps with
-    /// what it does before it probes the new position.
+    /// search calls this as soon as it knows the next position's key, and the load then
+    /// overlaps with the work before the probe.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = self.bucket(key);
-            // SAFETY: SSE, all this instruction needs, is part of every x86-64 CPU, and
-            // a prefetch is only a hint: it reads nothing the program sees and cannot
-            // fault (here the address is a bucket of the table anyway).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        memory::prefetch(self.bucket(key));
     }
 
     /// The entry stored for `key`, if any. The score is as stored (see the module
@@ -457,36 +448,9 @@ fn allocate(count: usize) -> Result<Vec<Bucket>, String> {
         .try_reserve_exact(count)
         .map_err(|e| format!("cannot allocate the transposition table: {e}"))?;
     // Before the first write, which is when the kernel picks the pages.
-    advise_huge_pages(buckets.as_mut_ptr().cast(), count * BUCKET_BYTES);
+    memory::advise_huge_pages(buckets.as_mut_ptr().cast(), count * BUCKET_BYTES);
     buckets.resize_with(count, Bucket::default);
     Ok(buckets)
-}
-
-/// Asks Linux to back `bytes` bytes from `start` with huge pages (2 MB instead of 4 KB).
-///
-/// Every probe lands on a random bucket, so with 4 KB pages nearly every probe also misses
-/// the processor's page-address cache (the TLB covers a few megabytes) and waits for a
-/// page-table walk on top of the memory access. Huge pages make the whole table a handful
-/// of TLB entries. Where the system grants them only on request (transparent huge pages
-/// in `madvise` mode, a common default) this is the request; elsewhere, or when it fails,
-/// the table simply keeps normal pages.
-fn advise_huge_pages(start: *mut u8, bytes: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let begin = (start as usize).next_multiple_of(PAGE);
-        let end = (start as usize + bytes) / PAGE * PAGE;
-        if end > begin {
-            // SAFETY: the range is whole pages inside the allocation the caller owns, and
-            // MADV_HUGEPAGE changes only how the kernel backs them, never their contents
-            // or whether they are mapped. Its result is ignored on purpose (see above).
-            unsafe {
-                libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, bytes);
 }
 
 #[cfg(test)]
