@@ -93,9 +93,6 @@ pub struct MovePicker {
 impl MovePicker {
     /// For the main search. `previous` are the moves one, two and four plies earlier, for
     /// continuation history.
-    // Inlined so that the picker (two kilobytes, mostly uninitialised lists) is built in
-    // the searching function's frame instead of being built and then copied there.
-    #[inline(always)]
     pub fn new(hash_move: Move, killers: [Move; 2], previous: Context) -> MovePicker {
         MovePicker {
             stage: Stage::HashMove,
@@ -113,7 +110,6 @@ impl MovePicker {
     }
 
     /// For quiescence search: captures and promotions, or every evasion when in check.
-    #[inline(always)]
     pub fn quiescence(board: &Board, hash_move: Move) -> MovePicker {
         let mut picker =
             MovePicker::new(hash_move, [Move::NONE; 2], [None; CONTINUATION_PLIES.len()]);
