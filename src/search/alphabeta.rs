@@ -88,7 +88,11 @@ impl Searcher<'_> {
         // position's.
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
-        self.prefetch_corrections(ply);
+        let in_check = self.pos.in_check();
+        // (A node in check has no static evaluation to correct: Step 5.)
+        if !in_check {
+            self.prefetch_corrections(ply);
+        }
         let entry = self.tt.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         // A position that is or was on a principal variation ("tt-PV") is one the result
@@ -132,7 +136,6 @@ impl Searcher<'_> {
         // Step 5. The static evaluation, as the table saved it or computed now, and corrected
         // by what the search has learned of its errors (`correction.rs`): the corrected one
         // drives the pruning below, the raw one is what the table keeps.
-        let in_check = self.pos.in_check();
         let (raw_eval, static_eval) = if in_check {
             (-INFINITE, -INFINITE)
         } else {

@@ -27,6 +27,8 @@ struct Worker {
 /// gradient folded back into the factorised layout, kept from batch to batch.
 pub struct Workers {
     workers: Vec<Worker>,
+    /// Factorised networks only: the merged network the passes run on, and the gradient
+    /// folded back into the factorised layout.
     merged: Option<(Net, Vec<f32>)>,
 }
 
