@@ -160,19 +160,19 @@ fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
 fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     let dir = common::temp_dir("init");
     let data = data_file(&dir, "data.bin", 300, 7);
-    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
-    let start = Network::from_bytes(&std::fs::read(default).unwrap()).unwrap();
-    // One epoch from the default network at a learning rate too small to move a weight by
-    // a quantisation step: the network written is the one it started from, reshaped.
+    // The starting network: one without king buckets, of the engine's width, made here
+    // (the default network may have king buckets of its own).
+    let plain_path = dir.join("plain.nnue");
+    let plain = plain_path.to_str().unwrap();
+    let out = train(&[&data, "-o", plain, "--epochs", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let start = Network::from_bytes(&std::fs::read(plain).unwrap()).unwrap();
+    assert_eq!(start.king_buckets.count(), 1);
+    // One epoch from it at a learning rate too small to move a weight by a quantisation
+    // step: the network written is the one it started from, reshaped.
     let started = |name: &str, shape: &[&str]| {
         let path = dir.join(name);
-        let mut args = vec![
-            data.as_str(),
-            "-o",
-            path.to_str().unwrap(),
-            "--init",
-            default,
-        ];
+        let mut args = vec![data.as_str(), "-o", path.to_str().unwrap(), "--init", plain];
         args.extend_from_slice(shape);
         args.extend_from_slice(&["--epochs", "1", "--lr", "1e-12"]);
         let out = train(&args);
@@ -215,9 +215,9 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     let output = dir.join("out.nnue");
     let output = output.to_str().unwrap();
     let cases: [(&[&str], &str); 4] = [
-        (&["--init", default, "--hidden", "32"], "hidden neurons"),
+        (&["--init", plain, "--hidden", "32"], "hidden neurons"),
         (&["--init", &data], "is not a network"),
-        (&["--init", default, "--resume", &data], "give one of them"),
+        (&["--init", plain, "--resume", &data], "give one of them"),
         (
             &["--init", net.to_str().unwrap(), "--king-buckets", "8"],
             "king buckets differ",

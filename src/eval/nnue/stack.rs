@@ -29,7 +29,8 @@
 //! king move that changed the perspective's view, the perspective is refreshed at the
 //! current position directly (from its board), and the plies in between stay uncomputed:
 //! a later evaluation of one of them refreshes it in its turn. With a network without
-//! king buckets (version 2, the default), no view ever changes and none of this runs.
+//! king buckets or mirroring (version 2 files, and version 3 with layout `none`), no view
+//! ever changes and none of this runs.
 
 use super::accumulator::{Accumulator, Delta};
 use super::net::Net;
@@ -71,7 +72,7 @@ pub struct AccumulatorStack<const H: usize = HIDDEN> {
     table: RefreshTable<H>,
     /// Whether the network of the last `reset` has king buckets or mirroring: if not, the
     /// kings need not be followed and both perspectives are brought up to date together,
-    /// as before king buckets (the default network's speed depends on it).
+    /// as before king buckets (such networks' speed depends on it).
     kings_matter: bool,
 }
 
