@@ -23,8 +23,7 @@ struct Worker {
     scratch: Scratch,
 }
 
-/// The threads' buffers, and for a factorised network the merged network and the
-/// gradient folded back into the factorised layout, kept from batch to batch.
+/// The threads' buffers, kept from batch to batch.
 pub struct Workers {
     workers: Vec<Worker>,
     /// Factorised networks only: the merged network the passes run on, and the gradient
