@@ -6,6 +6,7 @@
 #   scripts/portable.sh DIR               the engine, fastchess, the openings
 #   OPPONENTS=1 scripts/portable.sh DIR   also Debian's stockfish and ethereal-chess
 #                                         (installed here when missing; about 40 MB more)
+#   BASE_BIN=B scripts/portable.sh DIR    also tarpon build B, the other side of versus.sh
 #
 # The engine is built for x86-64-v3 (AVX2 but no AVX-512, since the other machine's
 # processor is unknown) unless TARPON_BIN names a binary. Every program starts through the
@@ -18,6 +19,9 @@
 #                                 Stockfish at a quarter of the time; SPARRING games each,
 #                                 default 100) side by side on all but one core; state in
 #                                 DIR/matches, so a second run goes on where the first stopped
+#   ./versus.sh [SECONDS]         milestone step 1 (the engine against BASE_BIN at 10+0.1,
+#                                 GAMES games, default 600) on all but one core; state in
+#                                 DIR/matches too, so it also goes on where it stopped
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +41,11 @@ cp "$SHARED/data/openings.epd" "$DIR/data/"
 cp scripts/milestone.sh "$DIR/"
 programs=(tarpon)
 binaries=("$TARPON_BIN")
+if [ -n "${BASE_BIN:-}" ]; then
+    cp "$BASE_BIN" "$DIR/bin/tarpon-base"
+    programs+=(tarpon-base)
+    binaries+=("$BASE_BIN")
+fi
 
 if [ -n "${OPPONENTS:-}" ]; then
     for p in stockfish:stockfish ethereal-chess:ethereal-chess; do
@@ -121,5 +130,25 @@ for name in new-vs-ethereal new-vs-stockfish new-vs-stockfish-quarter; do
     echo "time losses: $(grep -c "loses on time" "matches/$name.log")"
 done
 EOF
-chmod +x "$DIR/datagen.sh" "$DIR/sparring.sh"
+cat >"$DIR/versus.sh" <<'EOF'
+#!/bin/bash
+# ./versus.sh [SECONDS]: milestone step 1, tarpon (the candidate) against tarpon-base at
+# 10+0.1 on all but one core, stopped after SECONDS (default: when done); a later run
+# resumes it from matches/ (bring matches/ back to this folder to go on elsewhere).
+set -u
+D=$(dirname "$(readlink -f "$0")")
+cd "$D"
+[ -x tarpon-base ] || { echo "versus: made without BASE_BIN" >&2; exit 1; }
+chmod +x bin/*
+limit=${1:-}
+if [ -n "$limit" ]; then
+    # The state is saved after every game: stopping loses only the games in progress.
+    (sleep "$limit"; pkill -INT -f "$D/tools/fastchess") &
+    stopper=$!
+fi
+ONLY=1 CONCURRENCY=$(( $(nproc) > 2 ? $(nproc) - 1 : 2 )) SHARED="$D" OUT="$D/matches" \
+    ./milestone.sh "$D/tarpon" "$D/tarpon-base"
+[ -n "$limit" ] && kill "$stopper" 2>/dev/null
+EOF
+chmod +x "$DIR/datagen.sh" "$DIR/sparring.sh" "$DIR/versus.sh"
 du -sh "$DIR"
