@@ -27,6 +27,11 @@ if [ "$(nproc)" -lt 2 ]; then
     exit 2
 fi
 
+# check NAME BUILD NPS: stops with a message unless the build printed a bench result.
+check() {
+    [[ ${3:-} =~ ^[0-9]+$ ]] || { echo "$0: $1 ($2) printed no bench result" >&2; exit 1; }
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for round in $(seq "$ROUNDS"); do
@@ -36,8 +41,10 @@ for round in $(seq "$ROUNDS"); do
     taskset -c "$core_b" "$B" bench >"$tmp/b" 2>&1
     wait
     # The last line of `bench` is `<nodes> nodes <nps> nps`.
-    read -r nodes_a _ nps_a _ < <(tail -1 "$tmp/a")
-    read -r nodes_b _ nps_b _ < <(tail -1 "$tmp/b")
+    read -r nodes_a _ nps_a _ < <(tail -1 "$tmp/a") || true
+    read -r nodes_b _ nps_b _ < <(tail -1 "$tmp/b") || true
+    check A "$A" "${nps_a:-}"
+    check B "$B" "${nps_b:-}"
     echo "$nps_a $nps_b $nodes_a $nodes_b" >>"$tmp/rounds"
     awk -v r="$round" -v a="$nps_a" -v b="$nps_b" \
         'BEGIN { printf "round %2d: A %d nps, B %d nps, B/A %.4f\n", r, a, b, b / a }'

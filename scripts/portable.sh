@@ -142,7 +142,8 @@ cd "$D"
 chmod +x bin/*
 limit=${1:-}
 if [ -n "$limit" ]; then
-    # The state is saved after every game: stopping loses only the games in progress.
+    # The state is saved after every game, but a pair of games (one opening, both
+    # colours) counts only once both are played: stopping loses the pairs in progress.
     (sleep "$limit"; pkill -INT -f "$D/tools/fastchess") &
     stopper=$!
 fi
