@@ -12,7 +12,12 @@
 # Pause a running datagen first (`pkill -STOP -f "[d]atagen"`, later `-CONT`): it sits on
 # the same cores.
 #
-# Usage: scripts/bench-pair.sh A B      (two tarpon binaries; ROUNDS=40 for finer ratios)
+# DEPTH (default: bench's own, 11) searches deeper: a network whose weights outgrow the
+# caches loses more speed in long searches, where the hash table competes for them, than
+# in bench's short ones.
+#
+# Usage: scripts/bench-pair.sh A B      (two tarpon binaries; ROUNDS=40 for finer ratios,
+#                                        DEPTH=15 for searches of game length)
 set -euo pipefail
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
@@ -22,6 +27,11 @@ fi
 A=$1
 B=$2
 ROUNDS=${ROUNDS:-20}
+DEPTH=${DEPTH:-}
+if [ -n "$DEPTH" ] && ! [[ $DEPTH =~ ^[1-9][0-9]*$ ]]; then
+    echo "$0: DEPTH must be a positive whole number, not '$DEPTH'" >&2
+    exit 2
+fi
 if [ "$(nproc)" -lt 2 ]; then
     echo "$0 needs two cores (it runs both benches at once)" >&2
     exit 2
@@ -37,8 +47,9 @@ trap 'rm -rf "$tmp"' EXIT
 for round in $(seq "$ROUNDS"); do
     core_a=$((round % 2))
     core_b=$((1 - core_a))
-    taskset -c "$core_a" "$A" bench >"$tmp/a" 2>&1 &
-    taskset -c "$core_b" "$B" bench >"$tmp/b" 2>&1
+    # $DEPTH unquoted: no argument at all when it is empty.
+    taskset -c "$core_a" "$A" bench $DEPTH >"$tmp/a" 2>&1 &
+    taskset -c "$core_b" "$B" bench $DEPTH >"$tmp/b" 2>&1
     wait
     # The last line of `bench` is `<nodes> nodes <nps> nps`.
     read -r nodes_a _ nps_a _ < <(tail -1 "$tmp/a") || true
