@@ -8,7 +8,8 @@
 #   4. NEW at 10+0.1 against Stockfish at a quarter of the time (2.5+0.025), SPARRING games.
 #
 # Each prints fastchess's final Elo, error and game counts; PGNs go to OUT (default
-# target/milestone). Ethereal and Stockfish are Debian's packages, installed when missing
+# target/milestone), each move with its score, depth, time, nodes and nodes/s, so that
+# `scripts/pgn-speed.py` can say how fast and how deep each engine searched in the games. Ethereal and Stockfish are Debian's packages, installed when missing
 # (root). CONCURRENCY defaults to the number of cores less one; on two cores use 2 and
 # pause other work (timed games on a busy machine lose on time and measure the load).
 #
@@ -68,7 +69,7 @@ match() {
             -openings file="$OPENINGS" format=epd order=random -srand 20261125 \
             -repeat -rounds "$rounds" -concurrency "$CONCURRENCY" -recover \
             -config outname="$state" -autosaveinterval 1 \
-            -pgnout file="$OUT/$name.pgn" >"$OUT/$name.log" 2>&1 || true
+            -pgnout file="$OUT/$name.pgn" nodes=true nps=true >"$OUT/$name.log" 2>&1 || true
     fi
     grep -E "^(Elo|Games|Ptnml)" "$OUT/$name.log" | tail -3
     echo "time losses: $(grep -c "loses on time" "$OUT/$name.log" || true)"
