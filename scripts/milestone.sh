@@ -9,9 +9,10 @@
 #
 # Each prints fastchess's final Elo, error and game counts; PGNs go to OUT (default
 # target/milestone), each move with its score, depth, time, nodes and nodes/s, so that
-# `scripts/pgn-speed.py` can say how fast and how deep each engine searched in the games. Ethereal and Stockfish are Debian's packages, installed when missing
-# (root). CONCURRENCY defaults to the number of cores less one; on two cores use 2 and
-# pause other work (timed games on a busy machine lose on time and measure the load).
+# `scripts/pgn-speed.py` can say how fast and how deep each engine searched in the games.
+# Ethereal and Stockfish are Debian's packages, installed when missing (root).
+# CONCURRENCY defaults to the number of cores less one; on two cores use 2 and pause other
+# work (timed games on a busy machine lose on time and measure the load).
 #
 #   scripts/milestone.sh NEW BASE            # all four
 #   ONLY="1" scripts/milestone.sh NEW BASE   # just the first (a space-separated list)

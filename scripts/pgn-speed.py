@@ -20,7 +20,8 @@ import sys
 
 # One move's comment: score, depth, time, then optional nodes and nodes/s. The score is
 # empty for a move played without a search (depth 0) and `+M3` for a mate, whose depth is
-# the search's limit rather than how deep it looked: both count as moves but not in the means.
+# the search's limit rather than how deep it looked: both take their turn (a ply of the
+# game) but stay out of the means.
 COMMENT = re.compile(r"\{([^}]*)\}")
 SEARCH = re.compile(
     r"^\s*(?P<score>[-+]?(?:M\d+|\d+(?:\.\d+)?))/(?P<depth>\d+)\s+(?P<time>\d+(?:\.\d+)?)s"
