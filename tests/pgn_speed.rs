@@ -27,6 +27,13 @@ fn run(test: &str, args: &[&str]) -> Option<Output> {
     }
 }
 
+/// The first line of the script's output about `engine` (its first stretch of the game).
+fn engine_line<'a>(text: &'a str, engine: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with(engine))
+        .unwrap_or_else(|| panic!("no line for {engine} in:\n{text}"))
+}
+
 #[test]
 fn means_per_engine_and_stretch_of_the_game() {
     let pgn = sample();
@@ -42,19 +49,13 @@ fn means_per_engine_and_stretch_of_the_game() {
     // new: 10, 14 and 8 plies in 0.1 + 0.3 + 0.1 s with 6,000 nodes (the second game starts
     // with Black, so its first comment is new's); base: 12 and 10 in 0.3 s with 5,000.
     // The move without a search (`/0`) and the mate score are left out.
-    let new = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("new"))
-        .unwrap();
+    let new = engine_line(&text, "new");
     assert!(new.contains("3 moves, depth 10.67,  0.167 s"), "{new}");
     assert!(
         new.contains("2000 nodes") && new.contains("12000 nodes/s"),
         "{new}"
     );
-    let base = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("base"))
-        .unwrap();
+    let base = engine_line(&text, "base");
     assert!(base.contains("2 moves, depth 11.00,  0.150 s"), "{base}");
     assert!(
         base.contains("2500 nodes") && base.contains("16667 nodes/s"),
