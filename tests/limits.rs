@@ -250,7 +250,7 @@ fn depth_255_finishes_in_mates_and_dead_positions() {
                 .map_or("", |l| &l[..30.min(l.len())])
         );
         if tarpon::chess::movegen::legal_moves(&position).is_empty() {
-            assert_eq!(best, "bestmove 0000");
+            assert_eq!(best, "bestmove (none)");
         } else {
             legal_bestmove(&position, &best);
             let last = lines

@@ -105,7 +105,7 @@ fn a_forced_move_a_mate_or_no_move_is_not_sent_while_pondering() {
         // Checkmated: nothing to play, but still no answer before stop.
         e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
         let (best, _) = e.ponder_then("go ponder wtime 60000 btime 60000", "stop");
-        assert_eq!(best, "bestmove 0000");
+        assert_eq!(best, "bestmove (none)");
         e.quiet();
     }
 }

@@ -98,24 +98,42 @@ fn random_lines_never_panic_and_quit_only_on_quit() {
 }
 
 #[test]
-fn rejected_position_commands_keep_the_previous_position() {
+fn rejected_position_commands_keep_what_could_be_set_up_and_refuse_go() {
     let (mut uci, out) = session();
-    uci.handle("position startpos moves e2e4 e7e5 g1f3");
+    let base = "position startpos moves e2e4 e7e5 g1f3";
+    uci.handle(base);
     let before = uci.position().fen();
-    for bad in [
-        "position startpos moves e2e4 e7e5 g1f3 e8e6",
-        "position startpos moves e2e4 e2e4",
-        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e7e5",
-        "position",
-        "position moves e2e4",
-        "position startpos e2e4",
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    for (bad, kept) in [
+        (
+            "position startpos moves e2e4 e7e5 g1f3 e8e6",
+            before.as_str(),
+        ),
+        ("position startpos moves e2e4 e2e4", after_e4),
+        ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", before.as_str()),
+        (
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e7e5",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        ("position", before.as_str()),
+        ("position moves e2e4", before.as_str()),
+        ("position startpos e2e4", before.as_str()),
     ] {
+        uci.handle(base);
         out.lock().unwrap().clear();
         uci.handle(bad);
         let answer = out.lock().unwrap().join("\n");
         assert!(answer.starts_with("info string error"), "{bad}: {answer}");
-        assert_eq!(uci.position().fen(), before, "{bad} changed the position");
+        assert_eq!(uci.position().fen(), kept, "{bad}");
+        // No move for a position the GUI believes in and the engine does not have.
+        out.lock().unwrap().clear();
+        uci.handle("go depth 1");
+        uci.handle("isready");
+        let answer = out.lock().unwrap().clone();
+        assert!(
+            answer.contains(&"bestmove (none)".to_string()),
+            "{bad}: {answer:?}"
+        );
     }
     // Moves played through `position` are history, so repetitions are seen across them.
     uci.handle("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");

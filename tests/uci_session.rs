@@ -350,7 +350,8 @@ fn bad_commands_and_options_are_answered_and_the_engine_keeps_working() {
     for blank in ["", "   ", "\t", " \t \r"] {
         e.expect_silence(blank);
     }
-    // After all that, the engine still searches the start position.
+    // After all that, the engine searches the start position once a position is valid.
+    e.expect_silence("position startpos");
     let (best, _) = e.go("go depth 3", ANSWER);
     check_bestmove(&Position::startpos(), &best);
     let (ok, _) = e.quit(Duration::from_secs(5));
@@ -358,7 +359,7 @@ fn bad_commands_and_options_are_answered_and_the_engine_keeps_working() {
 }
 
 #[test]
-fn bad_positions_keep_the_previous_position() {
+fn bad_positions_keep_what_could_be_set_up_and_go_refuses_to_search() {
     let mut e = Engine::start();
     e.expect_silence("position startpos moves e2e4 e7e5");
     let before = e.fen();
@@ -383,16 +384,68 @@ fn bad_positions_keep_the_previous_position() {
         "position startpos moves e2e4 e7e5 a2a1q",
         "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e7 e2e3 e7e9",
     ] {
+        e.expect_silence("position startpos moves e2e4 e7e5");
         let out = e.expect_error(bad);
         assert!(
-            out[0].contains("position unchanged"),
-            "{bad}: the error should say the position was kept: {out:?}"
+            out[0].contains("bestmove (none)"),
+            "{bad}: the error should say that go is refused: {out:?}"
         );
-        assert_eq!(e.fen(), before, "{bad} changed the position");
+        if bad.contains("moves") {
+            // An illegal move keeps the legal moves before it, as Stockfish does.
+            let words: Vec<&str> = bad.split_whitespace().collect();
+            let setup = if bad.contains("startpos") {
+                START_FEN.to_string()
+            } else {
+                words[2..8].join(" ")
+            };
+            let moves = &words[words.iter().position(|w| *w == "moves").unwrap() + 1..];
+            let mut pos = Position::from_fen(&setup, false).unwrap();
+            for m in moves {
+                match parse_uci(&pos, m) {
+                    Ok(m) => pos.make(m),
+                    Err(_) => break,
+                }
+            }
+            assert_eq!(e.fen(), pos.fen(), "{bad}: not the legal prefix");
+        } else {
+            assert_eq!(e.fen(), before, "{bad} changed the position");
+        }
+        // The GUI believes in a position the engine does not have: no move is offered
+        // for it, whatever the limits, so none can be played for the wrong side.
+        for go in ["go depth 3", "go wtime 1000 btime 1000", "go movetime 50"] {
+            e.send(go);
+            let (lines, _) = e.search_output(ANSWER);
+            assert_eq!(lines.last().unwrap(), "bestmove (none)", "{bad}, {go}");
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("info string error: no search")),
+                "{bad}, {go}: {lines:?}"
+            );
+        }
+        // `go infinite` owes its answer until `stop`.
+        e.send("go infinite");
+        e.expect_no_line("bestmove before stop", Duration::from_millis(200), |l| {
+            l.starts_with("bestmove")
+        });
+        let (lines, _) = e.go("stop", ANSWER);
+        assert_eq!(lines, "bestmove (none)", "{bad}");
     }
-    // The kept position is the one searched.
+    // The exact case of a GUI and a rejected third move: White's move e1e3 is illegal, so
+    // the engine must not answer with a move for the position after e7e5 (White to move)
+    // while the GUI waits for Black's.
+    e.expect_silence("position startpos moves e2e4");
+    e.expect_error("position startpos moves e2e4 e7e5 e1e3");
+    let (best, _) = e.go("go wtime 5000 btime 5000", ANSWER);
+    assert_eq!(best, "bestmove (none)");
+    // A valid `position` (or `ucinewgame`) lifts the refusal.
+    e.expect_silence("position startpos moves e2e4 e7e5");
     let (best, _) = e.go("go depth 3", ANSWER);
     check_bestmove(&after(START_FEN, &["e2e4", "e7e5"]), &best);
+    e.expect_error("position startpos moves e2e5");
+    e.expect_silence("ucinewgame");
+    let (best, _) = e.go("go depth 3", ANSWER);
+    check_bestmove(&Position::startpos(), &best);
 }
 
 #[test]
@@ -404,17 +457,16 @@ fn bad_go_parameters_are_reported_and_the_search_still_answers() {
     let (best, _) = e.go("go depth 4", ANSWER);
     check_bestmove(&start, &best);
 
-    // A malformed depth is reported and ignored; what is left is a search without limits,
-    // which (as with a plain `go`) runs until `stop`.
+    // A malformed depth is reported and counts as depth 1: a limited search stays limited
+    // and answers by itself.
     e.send("go depth abc");
-    let out = e.sync();
-    assert!(
-        out.iter()
-            .any(|l| l.starts_with("info string error") && l.contains("abc")),
-        "{out:?}"
-    );
-    e.send("stop");
     let (lines, _) = e.search_output(ANSWER);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("abc")),
+        "{lines:?}"
+    );
     check_bestmove(&start, lines.last().unwrap());
 
     // A malformed value next to a valid limit: the valid one still applies.
@@ -673,7 +725,8 @@ fn a_forced_move_under_a_clock_is_played_at_once() {
     assert_eq!(e.sync(), Vec::<String>::new());
     let (best, took) = e.go("go wtime 60000 btime 60000 winc 1000 binc 1000", ANSWER);
     println!("forced move under a clock: {took:?} (target 100 ms)");
-    assert_eq!(best, "bestmove h1h2");
+    // A few plies are searched, for a score and a ponder move.
+    assert_eq!(best, "bestmove h1h2 ponder a1a3");
     assert!(
         took < Duration::from_millis(500),
         "forced move took {took:?}"
@@ -684,7 +737,7 @@ fn a_forced_move_under_a_clock_is_played_at_once() {
 }
 
 #[test]
-fn no_legal_move_answers_bestmove_0000() {
+fn no_legal_move_answers_bestmove_none() {
     let mut e = Engine::start();
     for (what, fen, score) in [
         (
@@ -699,7 +752,7 @@ fn no_legal_move_answers_bestmove_0000() {
         for go in ["go depth 5", "go wtime 1000 btime 1000", "go movetime 100"] {
             e.send(go);
             let (lines, took) = e.search_output(ANSWER);
-            assert_eq!(lines.last().unwrap(), "bestmove 0000", "{what}, {go}");
+            assert_eq!(lines.last().unwrap(), "bestmove (none)", "{what}, {go}");
             assert!(
                 lines
                     .iter()
@@ -799,9 +852,9 @@ fn position_moves_with_castling_en_passant_and_promotion() {
     // rook and with it White's castling right.
     e.send("position fen k7/2P5/8/8/8/8/6p1/4K2R w K - 0 1 moves c7c8n g2h1q");
     assert_eq!(e.fen(), "k1N5/8/8/8/8/8/8/4K2q w - - 0 2");
-    // A promotion without the piece letter is not a move.
+    // A promotion without the piece letter is not a move: the moves before it stand.
     e.expect_error("position fen k7/2P5/8/8/8/8/6p1/4K2R w K - 0 1 moves c7c8");
-    assert_eq!(e.fen(), "k1N5/8/8/8/8/8/8/4K2q w - - 0 2");
+    assert_eq!(e.fen(), "k7/2P5/8/8/8/8/6p1/4K2R w K - 0 1");
     // The engine's own moves in such positions come out in the same notation.
     let fen = "k7/2P5/8/8/8/8/6p1/4K2R w K - 0 1";
     e.send(&format!("position fen {fen}"));
@@ -816,10 +869,11 @@ fn chess960_castling_in_king_takes_rook_notation() {
 
     // The standard start position is Chess960 position 518: castling short is now
     // written king takes rook, e1h1, and leads to the usual result.
+    // (`d` writes castling rights as the rooks' files in Chess960: Shredder-FEN.)
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1");
     assert_eq!(
         e.fen(),
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b ha - 5 4"
     );
 
     // A real Chess960 start: king d1 between rooks b1 and g1. After the bishops leave,
@@ -831,14 +885,14 @@ fn chess960_castling_in_king_takes_rook_notation() {
     ));
     assert_eq!(
         e.fen(),
-        "nr1kqbrn/pbpppppp/1p6/8/8/1P6/PBPPPPPP/N1KRQBRN b kq - 3 3"
+        "nr1kqbrn/pbpppppp/1p6/8/8/1P6/PBPPPPPP/N1KRQBRN b gb - 3 3"
     );
     e.send(&format!(
         "position fen {start} moves b2b3 b7b6 c1b2 c8b7 d1c1"
     ));
     assert_eq!(
         e.fen(),
-        "nr1kqbrn/pbpppppp/1p6/8/8/1P6/PBPPPPPP/NRK1QBRN b kq - 3 3"
+        "nr1kqbrn/pbpppppp/1p6/8/8/1P6/PBPPPPPP/NRK1QBRN b gb - 3 3"
     );
 
     // The engine's own castling moves use the same notation: in this position every
@@ -971,8 +1025,8 @@ fn eval_and_bench_end_with_their_summary_lines() {
     // White has an extra pawn.
     assert!(value > 0, "{last:?}");
     assert!(lines.len() > 5, "no breakdown before the total: {lines:?}");
-    // The summary is the last line: nothing else follows.
-    assert_eq!(e.sync(), Vec::<String>::new());
+    // The summary is the last line: only an empty line follows, as in Stockfish.
+    assert_eq!(e.sync(), vec![String::new()]);
 
     e.send("bench 5");
     let lines = e.collect_until("bench total", Duration::from_secs(120), |l| {

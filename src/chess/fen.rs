@@ -353,6 +353,17 @@ fn check_en_passant(board: &Board, ep: Square) -> Result<(), FenError> {
 /// Writes the position as FEN. Castling is `KQkq` in standard chess; in Chess960 it is
 /// X-FEN (a rook file letter only when the castling rook is not the outermost one).
 pub fn to_fen(board: &Board) -> String {
+    write_fen(board, false)
+}
+
+/// Writes the position as Shredder-FEN in Chess960: castling rights always as the rook's
+/// file (`HAha`), as Stockfish's `d` and Chess960 GUIs write it. Standard chess keeps
+/// `KQkq`.
+pub fn to_shredder_fen(board: &Board) -> String {
+    write_fen(board, board.is_chess960())
+}
+
+fn write_fen(board: &Board, shredder: bool) -> String {
     let mut fen = String::with_capacity(90);
     for rank in (0..8).rev() {
         let mut empty = 0;
@@ -380,7 +391,7 @@ pub fn to_fen(board: &Board) -> String {
     } else {
         " b "
     });
-    fen.push_str(&castling_text(board));
+    fen.push_str(&castling_text(board, shredder));
     match board.en_passant() {
         Some(ep) => fen.push_str(&format!(" {ep}")),
         None => fen.push_str(" -"),
@@ -393,7 +404,7 @@ pub fn to_fen(board: &Board) -> String {
     fen
 }
 
-fn castling_text(board: &Board) -> String {
+fn castling_text(board: &Board, shredder: bool) -> String {
     let mut text = String::new();
     for color in Color::ALL {
         for short in [true, false] {
@@ -413,7 +424,7 @@ fn castling_text(board: &Board) -> String {
                         r < rook && r < king
                     }
                 });
-            let letter = if board.is_chess960() && outside {
+            let letter = if shredder || (board.is_chess960() && outside) {
                 (b'a' + rook.file()) as char
             } else if short {
                 'k'

@@ -73,6 +73,11 @@ impl Position {
         fen::to_fen(&self.board)
     }
 
+    /// The FEN with Shredder-FEN castling in Chess960 (`fen::to_shredder_fen`).
+    pub fn shredder_fen(&self) -> String {
+        fen::to_shredder_fen(&self.board)
+    }
+
     /// Makes a legal move (see `movegen::is_legal` for moves of unknown origin).
     #[inline(always)]
     pub fn make(&mut self, m: Move) {

@@ -34,8 +34,8 @@ pub mod wdl;
 use crate::chess::movegen::{is_legal, legal_moves};
 use crate::chess::notation::to_uci;
 use crate::chess::{Move, Position};
-use crate::eval::EvalCache;
 use crate::eval::nnue::{AccumulatorStack, Net};
+use crate::eval::{EvalCache, endgame};
 use crate::tablebase::{self, Miss, RootMetric, Tablebases};
 use history::{Histories, PieceTo};
 use params::*;
@@ -456,9 +456,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// The static evaluation of the current position for the side to move: the network's
-    /// when there is one, else the hand-crafted evaluation.
+    /// when there is one, else the hand-crafted evaluation, which also scores a lone king
+    /// against mating material, as a known win (`endgame::known_win_bonus`).
     #[inline(always)]
     fn evaluate(&mut self) -> i32 {
+        if let Some(bonus) = endgame::known_win_bonus(self.pos.board()) {
+            return crate::eval::evaluate(&self.pos, self.eval_cache) + bonus;
+        }
         match &self.options.nnue {
             Some(net) => {
                 let score = self.nnue.evaluate(&self.pos, net);
@@ -546,11 +550,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the answer needs no search: there is no legal move, or one forced move
-    /// under a clock, which thinking cannot change. No helper thread starts then.
+    /// Whether the answer needs no search: there is no legal move. No helper thread
+    /// starts then.
     fn answer_is_immediate(&self) -> bool {
         self.root_moves.is_empty()
-            || (self.root_moves.len() == 1 && self.limits.uses_clock() && !self.limits.ponder)
+    }
+
+    /// Whether the move is forced and the clock runs: thinking cannot change the move, so
+    /// the search goes only `FORCED_MOVE_DEPTH` plies deep, for a score and a ponder move.
+    fn forced_on_the_clock(&self) -> bool {
+        self.root_moves.len() == 1 && self.limits.uses_clock() && !self.pondering
     }
 
     /// Searches depth after depth until a limit or a signal ends the search. The main
@@ -564,10 +573,6 @@ impl<'a> Searcher<'a> {
             self.wait_while_pondering_or_infinite();
             return;
         }
-        if self.answer_is_immediate() {
-            return;
-        }
-
         let max_depth = self
             .limits
             .depth
@@ -622,7 +627,9 @@ impl<'a> Searcher<'a> {
             let score_drop = previous_score - best.score;
             previous_best = best.mv;
             previous_score = best.score;
-            if self.limits_reached_after_iteration(stable_iterations, score_drop) {
+            if self.limits_reached_after_iteration(stable_iterations, score_drop)
+                || (self.forced_on_the_clock() && depth >= FORCED_MOVE_DEPTH)
+            {
                 break;
             }
         }
@@ -724,6 +731,15 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITE;
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            // For GUIs that show which move is being searched (once a search is long
+            // enough for a person to look, as Stockfish does).
+            if self.is_main() && self.time.elapsed() >= CURRMOVE_AFTER {
+                self.report(&format!(
+                    "info depth {depth} currmove {} currmovenumber {}",
+                    to_uci(&self.pos, m),
+                    i + 1
+                ));
+            }
             let moved = self
                 .pos
                 .piece_on(m.from())
@@ -847,13 +863,13 @@ impl<'a> Searcher<'a> {
     /// Looks for `ponderhit`: the opponent played the expected move, so the search now
     /// plays by the clock, counted from the moment `ponderhit` arrived (the search may
     /// notice it a little later). With a single legal move there is nothing to think about:
-    /// the search stops and answers at once.
+    /// the search stops and answers at once once it has the forced move's score.
     fn notice_ponderhit(&mut self) {
         if self.pondering && !self.shared.control.pondering.load(Ordering::Acquire) {
             self.pondering = false;
             let at = self.shared.control.ponderhit_time();
             self.time.restart_at(at.unwrap_or_else(Instant::now));
-            if self.root_moves.len() == 1 && self.limits.uses_clock() {
+            if self.forced_on_the_clock() && self.completed_depth >= 1 {
                 self.stopped = true;
             }
         }

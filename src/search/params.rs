@@ -250,6 +250,11 @@ pub const SCORE_DROP_SCALE_PERCENT: u64 = 130;
 /// (about 67 % of the time); one that took half of it is contested (about 135 %).
 pub const NODE_SHARE_BASE: u64 = 150;
 pub const NODE_SHARE_FACTOR: u64 = 135;
+/// A single legal move under a clock is searched only this deep: the move is forced, but
+/// the GUI still gets a real score and a ponder move (and `analyse` a real evaluation).
+pub const FORCED_MOVE_DEPTH: i32 = 6;
+/// After this long, the root reports each move it starts (`info currmove`).
+pub const CURRMOVE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 /// The search looks at the clock every this many nodes.
 pub const CLOCK_CHECK_NODES: u64 = 1024;
 

@@ -12,9 +12,21 @@
 //! a single legal move); after `ponderhit` the search runs on the clock given with
 //! `go ponder`, counted from the arrival of `ponderhit`.
 //!
+//! A `bestmove` answers a `go`, and nothing else: a search that waits for `stop` (`go
+//! infinite`, or `go ponder` before `ponderhit`) answers only `stop`. Any other command
+//! that must end it ends it silently: a new `go` replaces it, `ucinewgame` drops it, and
+//! `setoption` restarts it with the new option (an analysis GUI that changes `MultiPV`
+//! mid-analysis sees the new lines, and no stray `bestmove`).
+//!
 //! Bad input never stops the loop: it is answered with an `info string error: ...` line and
-//! the engine's state stays as it was. In particular a `position` command with a bad FEN
-//! or an illegal move changes nothing: the previous position is kept.
+//! the engine's state is well defined. `go` parameters are read leniently (`5000.0` and
+//! `1e4` are numbers), and a value that cannot be read counts as the smallest one (a clock
+//! or `movetime` of 0, a depth or node count of 1), so that a timed `go` stays timed.
+//! A rejected `position` (a bad FEN, or an illegal move in the list) leaves the position
+//! that could be set up (the old one after a bad FEN, the legal moves before the bad one
+//! otherwise, as Stockfish does), but the GUI believes in another position, so every `go`
+//! is refused with `bestmove (none)` until a `position` (or `ucinewgame`) succeeds: a move
+//! for a position the GUI does not have could be played for the wrong side.
 //!
 //! With `OwnBook` on and a Polyglot book in `BookFile`, `go` first looks the position up in
 //! the book and, if the book has a move, answers with it at once instead of searching.
@@ -35,13 +47,31 @@ use crate::search::{Reporter, SearchControl, SearchOptions};
 use crate::tablebase::{self, Tablebases};
 use crate::tools::{bench, perft::divide_lines};
 use options::{Change, Options};
-use std::io::{self, BufRead};
-use std::sync::Arc;
+use std::io::{self, BufRead, IsTerminal};
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 const NAME: &str = concat!("Tarpon ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Tarpon developers";
+
+/// What `uci help` answers: the commands a person at a terminal may want.
+const HELP: &str = "\
+Tarpon speaks UCI, the protocol of chess GUIs; `tarpon --help` lists its other tools.
+Commands (a GUI sends these; you can type them too):
+  uci                          identify, and list the options
+  isready                      answers readyok
+  setoption name <N> value <V> set an option (see 'uci' for the list)
+  ucinewgame                   a new game: empty hash table and histories
+  position startpos|fen <FEN> [moves <m1> <m2> ...]
+  go [depth <d>] [nodes <n>] [movetime <ms>] [wtime <ms> btime <ms> [winc <ms> binc <ms>]]
+     [movestogo <n>] [mate <n>] [searchmoves <m1> ...] [ponder] [infinite]
+  go perft <depth>             count the leaf nodes, move by move
+  stop, ponderhit              end a search / the opponent played the ponder move
+  d                            show the board, its FEN and key
+  eval                         the evaluation of the position, term by term
+  bench [depth] [threads] [hash]  search the benchmark positions
+  quit                         leave";
 
 /// Whether the loop should go on after a command.
 #[derive(PartialEq, Eq, Debug)]
@@ -86,6 +116,14 @@ impl Engine {
     }
 }
 
+/// A search as `go` asked for it.
+#[derive(Clone)]
+struct Go {
+    position: Position,
+    limits: Limits,
+    searchmoves: Vec<Move>,
+}
+
 /// The engine state that commands act on.
 pub struct Uci {
     position: Position,
@@ -97,6 +135,18 @@ pub struct Uci {
     search_waits_for_stop: bool,
     /// The running search is `go ponder` (without `infinite`): `ponderhit` lets it end.
     search_is_ponder: bool,
+    /// Whether the running search sends its `bestmove` when it ends (`false` once another
+    /// command than `stop` ended a search that waited for `stop`). The search thread prints
+    /// under the lock, so the answer is either printed or cancelled, never both.
+    answer: Arc<Mutex<bool>>,
+    /// The last search started, to restart it when `setoption` interrupts it.
+    last_go: Option<Go>,
+    /// Why the last `position` command was rejected: `go` refuses to search until a
+    /// `position` succeeds.
+    rejected: Option<String>,
+    /// A refused `go infinite` or `go ponder` still owes its `bestmove (none)`, sent when
+    /// `stop` (or `ponderhit`) comes.
+    owed_none: bool,
     control: Arc<SearchControl>,
     out: Reporter,
     /// The opening book, read when `OwnBook` and `BookFile` are both set.
@@ -139,6 +189,10 @@ impl Uci {
             search: None,
             search_waits_for_stop: false,
             search_is_ponder: false,
+            answer: Arc::new(Mutex::new(true)),
+            last_go: None,
+            rejected: None,
+            owed_none: false,
             control: Arc::new(SearchControl::default()),
             out,
             book: None,
@@ -160,8 +214,13 @@ impl Uci {
         self.say(&format!("info string error: {text}"));
     }
 
-    /// Stops a running search (if any) and takes the table and histories back.
+    /// Stops a running search (if any), which sends its `bestmove`, and takes the table
+    /// and histories back.
     fn finish_search(&mut self) {
+        if std::mem::take(&mut self.owed_none) {
+            self.say("bestmove (none)");
+        }
+        self.search_waits_for_stop = false;
         if let Some(handle) = self.search.take() {
             self.control.stop.store(true, Ordering::Relaxed);
             self.control.pondering.store(false, Ordering::Relaxed);
@@ -173,6 +232,17 @@ impl Uci {
                 }
             }
         }
+    }
+
+    /// Ends a running search for another command than `stop`: one that waits for `stop`
+    /// ends without a `bestmove` (nobody asked for one yet); any other answers as usual,
+    /// since its `go` expects the answer anyway.
+    fn cancel_search(&mut self) {
+        if self.search_waits_for_stop {
+            *self.answer.lock().unwrap_or_else(|e| e.into_inner()) = false;
+            self.owed_none = false;
+        }
+        self.finish_search();
     }
 
     /// The table and histories, once no search is using them.
@@ -199,7 +269,14 @@ impl Uci {
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
+            "help" => {
+                for line in HELP.lines() {
+                    self.say(line);
+                }
+            }
             "ucinewgame" => {
+                self.cancel_search();
+                self.rejected = None;
                 let engine = self.engine();
                 engine.tt.clear();
                 engine.threads.clear();
@@ -209,12 +286,17 @@ impl Uci {
             "setoption" => self.set_option(args),
             "position" => {
                 if let Err(message) = self.set_position(args) {
-                    self.error(&format!("{message}; position unchanged"));
+                    self.error(&format!(
+                        "{message}; 'go' answers 'bestmove (none)' until a 'position' command succeeds"
+                    ));
                 }
             }
             "go" => self.go(args),
             "stop" => self.finish_search(),
             "ponderhit" => {
+                if self.search_is_ponder && std::mem::take(&mut self.owed_none) {
+                    self.say("bestmove (none)");
+                }
                 self.control.ponderhit();
                 // A ponder search now ends by itself, on the clock (`go infinite` does not).
                 if self.search_is_ponder {
@@ -227,9 +309,11 @@ impl Uci {
                 for line in text.lines() {
                     self.say(line);
                 }
+                // A blank line ends the table, as the other multi-line answers end.
+                self.say("");
             }
             "bench" => {
-                self.finish_search();
+                self.cancel_search();
                 // bench [depth] [threads] [hash MB], as on the command line.
                 let arg = |i: usize, default: u64, min: u64, max: u64| match args.get(i) {
                     None => Ok(default),
@@ -272,11 +356,27 @@ impl Uci {
         Flow::Continue
     }
 
+    /// `setoption`. During a search that waits for `stop` the option is applied and the
+    /// same search started again (without a `bestmove` for the first): analysis goes on
+    /// with the new setting, the hash table keeping what it had found.
     fn set_option(&mut self, args: &[&str]) {
         let change = match options::parse(args) {
             Ok(change) => change,
             Err(e) => return self.error(&e),
         };
+        let restart = if self.search.is_some() && self.search_waits_for_stop {
+            self.cancel_search();
+            self.last_go.clone()
+        } else {
+            None
+        };
+        self.apply_option(change);
+        if let Some(go) = restart {
+            self.start_search(go);
+        }
+    }
+
+    fn apply_option(&mut self, change: Change) {
         match change {
             Change::Hash(mb) => {
                 let result = self.engine().tt.resize(mb);
@@ -412,9 +512,16 @@ impl Uci {
         })
     }
 
-    /// `position startpos|fen <fen> [moves <m1> ...]`. The new position replaces the old
-    /// one only if the FEN and every move are valid.
+    /// `position startpos|fen <fen> [moves <m1> ...]`. A bad FEN keeps the old position;
+    /// an illegal move keeps the moves before it. Either way `go` is refused until the
+    /// next `position` succeeds (see the module's notes).
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let result = self.try_set_position(args);
+        self.rejected = result.as_ref().err().cloned();
+        result
+    }
+
+    fn try_set_position(&mut self, args: &[&str]) -> Result<(), String> {
         let moves_at = args
             .iter()
             .position(|&t| t == "moves")
@@ -428,17 +535,26 @@ impl Uci {
         let mut position = match setup.split_first() {
             Some((&"startpos", [])) => Position::from_fen(START_FEN, chess960),
             Some((&"fen", fen)) => Position::from_fen(&fen.join(" "), chess960),
-            _ => return Err("expected 'position startpos' or 'position fen <fen>'".to_string()),
+            _ => {
+                let e = "expected 'position startpos' or 'position fen <fen>'; position unchanged";
+                return Err(e.to_string());
+            }
         }
-        .map_err(|e| format!("bad FEN: {e}"))?;
+        .map_err(|e| format!("bad FEN: {e}; position unchanged"))?;
+        let mut result = Ok(());
         for (i, text) in moves.iter().enumerate() {
-            let m = parse_uci(&position, text)
-                .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
-            position.make(m);
+            match parse_uci(&position, text) {
+                Ok(m) => position.make(m),
+                Err(e) => {
+                    let kept = format!("the position after the {i} moves before it");
+                    result = Err(format!("move {} of the list: {e}; {kept}", i + 1));
+                    break;
+                }
+            }
         }
         self.position = position;
         self.setup_en_passant = setup_en_passant;
-        Ok(())
+        result
     }
 
     /// `go ...`: starts a search on its own thread (or runs `go perft` at once).
@@ -462,9 +578,41 @@ impl Uci {
             return;
         }
         let (limits, searchmoves) = self.parse_go(args);
+        // A search still waiting for `stop` is replaced without its answer.
+        self.cancel_search();
+        if let Some(reason) = &self.rejected {
+            self.error(&format!(
+                "no search: the last 'position' command was rejected ({reason})"
+            ));
+            if limits.infinite || limits.ponder {
+                // Answered when `stop` comes, as a search would be.
+                self.owed_none = true;
+                self.search_waits_for_stop = true;
+                self.search_is_ponder = limits.ponder && !limits.infinite;
+            } else {
+                self.say("bestmove (none)");
+            }
+            return;
+        }
         if self.play_from_book(&limits, &searchmoves) {
             return;
         }
+        let position = self.position.clone();
+        self.start_search(Go {
+            position,
+            limits,
+            searchmoves,
+        });
+    }
+
+    /// Starts `go`'s search on its own thread; its `bestmove` comes from there.
+    fn start_search(&mut self, go: Go) {
+        self.last_go = Some(go.clone());
+        let Go {
+            position,
+            limits,
+            searchmoves,
+        } = go;
         let mut engine = {
             self.finish_search();
             self.engine.take().expect("no search is running")
@@ -473,7 +621,8 @@ impl Uci {
         self.control.begin(limits.ponder);
         self.search_waits_for_stop = limits.infinite || limits.ponder;
         self.search_is_ponder = limits.ponder && !limits.infinite;
-        let position = self.position.clone();
+        self.answer = Arc::new(Mutex::new(true));
+        let answer_wanted = self.answer.clone();
         let control = self.control.clone();
         let out = self.out.clone();
         let options = SearchOptions {
@@ -500,13 +649,10 @@ impl Uci {
                     &engine.tt,
                     &control,
                 );
-                let mut answer = format!("bestmove {}", to_uci(&position, result.best));
-                if result.ponder.is_some() {
-                    let mut after = *position.board();
-                    after.play(result.best);
-                    answer.push_str(&format!(" ponder {}", to_uci(&after, result.ponder)));
+                let answer = bestmove_text(&position, result.best, result.ponder);
+                if *answer_wanted.lock().unwrap_or_else(|e| e.into_inner()) {
+                    out(&answer);
                 }
-                out(&answer);
                 engine
             });
         match spawned {
@@ -519,7 +665,7 @@ impl Uci {
                     .first()
                     .copied()
                     .unwrap_or(Move::NONE);
-                self.say(&format!("bestmove {}", to_uci(&self.position, best)));
+                self.say(&bestmove_text(&self.position, best, Move::NONE));
                 self.engine = Some(Engine::new(&self.options, self.evaluation()));
             }
         }
@@ -567,8 +713,11 @@ impl Uci {
         plies < self.options.book_depth
     }
 
-    /// Reads the `go` parameters. A malformed value is reported and ignored; the search
-    /// still runs with the rest.
+    /// Reads the `go` parameters. A number may be written as a decimal or with an exponent
+    /// (`5000.0`, `1e4`: rounded). A value that is missing or cannot be read is reported
+    /// and counts as the smallest there is (a clock or `movetime` of 0 ms, a depth, node
+    /// count or mate distance of 1; no increment, no `movestogo`), so that a search meant
+    /// to be limited can never become an endless one that loses the game on time.
     fn parse_go(&self, args: &[&str]) -> (Limits, Vec<Move>) {
         let mut limits = Limits {
             received: Some(std::time::Instant::now()),
@@ -580,39 +729,44 @@ impl Uci {
         while i < args.len() {
             let word = args[i];
             i += 1;
-            let mut number = || -> Option<i64> {
-                let text = args.get(i)?;
-                i += 1;
-                match parse_saturating(text) {
-                    Some(n) => Some(n),
-                    None => {
-                        self.error(&format!("go {word}: '{text}' is not a number; ignored"));
-                        None
-                    }
+            let mut number = |smallest: Option<i64>| -> Option<i64> {
+                let text = args.get(i).filter(|t| !is_go_keyword(t));
+                let read = text.and_then(|t| parse_number(t));
+                if text.is_some() {
+                    i += 1;
                 }
+                if read.is_none() {
+                    let what = text.map_or("no value".to_string(), |t| format!("'{t}'"));
+                    let fallback = match smallest {
+                        Some(n) => format!("counted as {n}"),
+                        None => "ignored".to_string(),
+                    };
+                    self.error(&format!("go {word}: {what} is not a number; {fallback}"));
+                }
+                read.or(smallest)
             };
             // Negative clock values (a GUI that let the time run out) count as zero.
             let ms = |n: i64| n.max(0) as u64;
             match word {
                 "wtime" | "btime" => {
-                    if let Some(n) = number()
+                    if let Some(n) = number(Some(0))
                         && (word == "wtime") == white
                     {
                         limits.time = Some(ms(n));
                     }
                 }
                 "winc" | "binc" => {
-                    if let Some(n) = number()
+                    if let Some(n) = number(None)
                         && (word == "winc") == white
                     {
                         limits.increment = ms(n);
                     }
                 }
-                "movestogo" => limits.moves_to_go = number().map(|n| n.max(1) as u64),
-                "movetime" => limits.move_time = number().map(ms),
-                "depth" => limits.depth = number().map(|n| n.clamp(1, 255) as i32),
-                "nodes" => limits.nodes = number().map(|n| n.max(1) as u64),
-                "mate" => limits.mate = number().map(|n| n.clamp(1, 255) as u32),
+                "movestogo" => limits.moves_to_go = number(None).map(|n| n.max(1) as u64),
+                "movetime" => limits.move_time = number(Some(0)).map(ms),
+                "depth" => limits.depth = number(Some(1)).map(|n| n.clamp(1, 255) as i32),
+                "nodes" => limits.nodes = number(Some(1)).map(|n| n.max(1) as u64),
+                "mate" => limits.mate = number(Some(1)).map(|n| n.clamp(1, 255) as u32),
                 "infinite" => limits.infinite = true,
                 "ponder" => limits.ponder = true,
                 "searchmoves" => {
@@ -647,11 +801,27 @@ impl Uci {
         for line in text.lines() {
             self.say(line);
         }
-        self.say(&format!("Fen: {}", self.position.fen()));
+        // Shredder-FEN in Chess960 (rook files as castling rights), as Stockfish shows it.
+        self.say(&format!("Fen: {}", self.position.shredder_fen()));
         self.say(&format!("Key: {:016X}", self.position.key()));
         let checkers: Vec<String> = self.position.checkers().map(|s| s.to_string()).collect();
         self.say(&format!("Checkers: {}", checkers.join(" ")));
     }
+}
+
+/// The `bestmove` line: `bestmove (none)` when there is no legal move (Stockfish's form,
+/// which GUIs and python-chess read as "no move"), with `ponder <move>` when there is one.
+fn bestmove_text(position: &Position, best: Move, ponder: Move) -> String {
+    if best.is_none() {
+        return "bestmove (none)".to_string();
+    }
+    let mut text = format!("bestmove {}", to_uci(position, best));
+    if ponder.is_some() {
+        let mut after = *position.board();
+        after.play(best);
+        text.push_str(&format!(" ponder {}", to_uci(&after, ponder)));
+    }
+    text
 }
 
 /// A whole number, held to the range of `i64` when it lies beyond: a clock of a hundred
@@ -667,6 +837,22 @@ fn parse_saturating(text: &str) -> Option<i64> {
     } else {
         i64::MAX
     }))
+}
+
+/// A `go` number: a whole number (see `parse_saturating`), or a decimal or exponent form
+/// (`5000.0`, `2.5e3`), rounded and held to the range of `i64`. `None` for anything else
+/// (`abc`, `nan`, `inf`, an empty string).
+fn parse_number(text: &str) -> Option<i64> {
+    if let Some(n) = parse_saturating(text) {
+        return Some(n);
+    }
+    let looks_numeric = text
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+        && text.bytes().any(|b| b.is_ascii_digit());
+    let value: f64 = text.parse().ok().filter(|_| looks_numeric)?;
+    // `as` saturates at the ends of the range.
+    value.is_finite().then(|| value.round() as i64)
 }
 
 fn is_go_keyword(word: &str) -> bool {
@@ -690,6 +876,12 @@ fn is_go_keyword(word: &str) -> bool {
 /// Runs the loop on standard input and output until `quit` or end of input.
 pub fn run() {
     let mut uci = Uci::new();
+    // A person at a terminal gets a greeting (a GUI, on a pipe, needs none).
+    if io::stdin().is_terminal() {
+        uci.say(&format!(
+            "{NAME} by {AUTHOR}: a UCI chess engine. Type 'help' for the commands."
+        ));
+    }
     let mut stdin = io::stdin().lock();
     let mut bytes = Vec::new();
     loop {

@@ -35,10 +35,17 @@ pub fn eval_text(board: &Board, net: &Net, in_use: bool) -> String {
     let (body, last) = table
         .rsplit_once('\n')
         .expect("the table has lines before its final one");
-    let usage = if in_use {
+    let known_win = crate::eval::endgame::lone_king_against_mating_material(board);
+    let usage = if known_win {
+        format!(
+            "not used here: the search scores a lone king against mating material as a known win, the hand-crafted evaluation below plus {} cp",
+            crate::eval::endgame::KNOWN_WIN
+        )
+    } else if in_use {
         "the search evaluates with it; the final evaluation below is the hand-crafted one"
+            .to_string()
     } else {
-        "not in use: the search uses the hand-crafted evaluation below (Use NNUE is false, or a strength limit is on)"
+        "not in use: the search uses the hand-crafted evaluation below (Use NNUE is false, or a strength limit is on)".to_string()
     };
     format!(
         "{body}\nNNUE network: {} ({usage})\nNNUE evaluation: {} (white side)\n{last}",
