@@ -40,7 +40,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 
-const NAME: &str = concat!("Tarpon ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Tarpon developers";
 
 /// Whether the loop should go on after a command.
@@ -191,7 +190,7 @@ impl Uci {
         };
         match command {
             "uci" => {
-                self.say(&format!("id name {NAME}"));
+                self.say(&format!("id name Tarpon {}", crate::version::version()));
                 self.say(&format!("id author {AUTHOR}"));
                 for option in options::declarations() {
                     self.say(&option);
