@@ -2,15 +2,25 @@
 # (Cargo is the real build system; this wrapper is for testing frameworks that expect make.)
 # `make test` is the test command: it installs what the tests need (Debian's polyglot,
 # python-chess) and runs every test, none skipped (see scripts/test.sh).
+# `make release` builds binaries to copy to other machines (scripts/release.sh):
+# dist/tarpon-<version>-x86-64-v2, -v3 and -v4. The other builds here use every instruction
+# of this machine's processor (.cargo/config.toml) and may not start elsewhere; pick the
+# highest level the other processor has (v4: AVX-512; v3: AVX2, Intel Haswell (2013) or
+# AMD Zen (2017) and later; v2: nearly any x86-64 in use). `tarpon --version`
+# says which a binary is. `make release LEVELS=x86-64-v3` builds only the levels named.
 EXE ?= tarpon
+LEVELS ?=
 
-.PHONY: all clean test
+.PHONY: all clean release test
 all:
 	cargo build --release
 	cp target/release/tarpon $(EXE)
 
 clean:
 	cargo clean
+
+release:
+	scripts/release.sh $(LEVELS)
 
 test:
 	scripts/test.sh

@@ -11,6 +11,7 @@
 //! - [`tablebase`]: Syzygy endgame tablebases (loading, probing, root move ranking).
 //! - [`rng`]: SplitMix64, the one pseudo-random generator.
 //! - [`stdout`]: output that ends the program quietly when its reader is gone.
+//! - [`version`]: what a build is (release, commit, processor level, network).
 pub mod book;
 pub mod chess;
 pub mod eval;
@@ -21,3 +22,4 @@ pub mod stdout;
 pub mod tablebase;
 pub mod tools;
 pub mod uci;
+pub mod version;

@@ -11,7 +11,8 @@ use tarpon::eval::nnue::{EMBEDDED_NAME, Net};
 #[derive(Parser)]
 #[command(
     name = "tarpon",
-    version,
+    version = tarpon::version::version(),
+    long_version = tarpon::version::details(),
     about = "Tarpon, a UCI chess engine",
     long_about = None,
     after_help = "Without a subcommand Tarpon speaks UCI on standard input and output, for chess GUIs and\n\

@@ -212,3 +212,126 @@ fn a_closed_output_pipe_ends_the_program_quietly() {
         );
     }
 }
+
+/// The x86-64 level this test was compiled for: the same flags build the program, so its
+/// `--version` must name this level (worked out here from `cfg!`, in `build.rs` from what
+/// cargo passes it).
+fn expected_cpu_level() -> &'static str {
+    if !cfg!(target_arch = "x86_64") {
+        return std::env::consts::ARCH;
+    }
+    let v2 = cfg!(all(
+        target_feature = "popcnt",
+        target_feature = "sse4.2",
+        target_feature = "ssse3"
+    ));
+    let v3 = cfg!(all(
+        target_feature = "avx2",
+        target_feature = "bmi2",
+        target_feature = "fma",
+        target_feature = "movbe"
+    ));
+    let v4 = cfg!(all(
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "avx512vl"
+    ));
+    match (v2, v3, v4) {
+        (true, true, true) => "x86-64-v4",
+        (true, true, false) => "x86-64-v3",
+        (true, false, _) => "x86-64-v2",
+        _ => "x86-64",
+    }
+}
+
+/// The SHA-256 of the network the program embeds, as `sha256sum` (or `shasum`) prints it.
+fn embedded_net_sha256() -> String {
+    let net = env!("TARPON_EMBEDDED_NET");
+    let out = std::process::Command::new("sha256sum")
+        .arg(net)
+        .output()
+        .or_else(|_| {
+            std::process::Command::new("shasum")
+                .args(["-a", "256", net])
+                .output()
+        })
+        .expect("sha256sum or shasum");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let digest = text.split_whitespace().next().unwrap_or_default();
+    assert_eq!(digest.len(), 64, "{text}");
+    digest.to_string()
+}
+
+/// The commit the work tree is at, when the tests run in a git work tree.
+fn head_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8(out.stdout).unwrap().trim().to_string())
+}
+
+/// Checks a one-line identity, `<release> (<commit>, <cpu level>, net <sha256 prefix>)`:
+/// what `tarpon -V` prints after `tarpon ` and `id name` after `Tarpon `.
+fn check_identity(line: &str) {
+    let inside = line
+        .strip_prefix(concat!(env!("CARGO_PKG_VERSION"), " ("))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("not '<release> (...)': {line}"));
+    let fields: Vec<&str> = inside.split(", ").collect();
+    let [commit, level, net] = fields[..] else {
+        panic!("not three fields: {line}");
+    };
+    let hash = commit.strip_suffix("-dirty").unwrap_or(commit);
+    match head_commit() {
+        Some(head) => assert!(
+            hash.len() >= 7 && head.starts_with(hash),
+            "commit {commit}, HEAD is {head}"
+        ),
+        None => assert_eq!(commit, "unknown"),
+    }
+    assert_eq!(level, expected_cpu_level(), "{line}");
+    let digest = embedded_net_sha256();
+    assert_eq!(net, format!("net {}", &digest[..12]), "{line}");
+}
+
+#[test]
+fn version_names_release_commit_cpu_level_and_network() {
+    let (ok, out, err) = run(&["--version"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let identity = lines[0].strip_prefix("tarpon ").expect("tarpon <version>");
+    check_identity(identity);
+    // Then each part spelt out; the whole SHA-256, to check a network file against.
+    let commit = identity.split(['(', ',']).nth(1).unwrap();
+    assert!(lines[1].starts_with(&format!("commit:  {commit}")), "{out}");
+    assert!(
+        lines[2].starts_with(&format!("cpu:     {}", expected_cpu_level())),
+        "{out}"
+    );
+    let file = std::path::Path::new(env!("TARPON_EMBEDDED_NET")).file_name();
+    let file = file.unwrap().to_str().unwrap();
+    assert!(lines[3].starts_with(&format!("network: {file} (")), "{out}");
+    assert_eq!(
+        lines[4].trim(),
+        format!("sha256 {}", embedded_net_sha256()),
+        "{out}"
+    );
+    // `-V` is the first line alone.
+    let (ok, short, _) = run(&["-V"]);
+    assert!(ok && short == format!("{}\n", lines[0]), "{short}");
+}
+
+#[test]
+fn uci_id_name_is_the_version_line() {
+    let out = uci_session("uci\nquit\n");
+    let name = out.lines().next().unwrap();
+    let identity = name
+        .strip_prefix("id name Tarpon ")
+        .expect("id name Tarpon");
+    check_identity(identity);
+    let (_, version, _) = run(&["-V"]);
+    assert_eq!(format!("tarpon {identity}\n"), version);
+}

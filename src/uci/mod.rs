@@ -52,7 +52,6 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-const NAME: &str = concat!("Tarpon ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Tarpon developers";
 
 /// What `uci help` answers: the commands a person at a terminal may want.
@@ -261,7 +260,7 @@ impl Uci {
         };
         match command {
             "uci" => {
-                self.say(&format!("id name {NAME}"));
+                self.say(&format!("id name Tarpon {}", crate::version::version()));
                 self.say(&format!("id author {AUTHOR}"));
                 for option in options::declarations() {
                     self.say(&option);
@@ -879,7 +878,8 @@ pub fn run() {
     // A person at a terminal gets a greeting (a GUI, on a pipe, needs none).
     if io::stdin().is_terminal() {
         uci.say(&format!(
-            "{NAME} by {AUTHOR}: a UCI chess engine. Type 'help' for the commands."
+            "Tarpon {} by {AUTHOR}: a UCI chess engine. Type 'help' for the commands.",
+            crate::version::version()
         ));
     }
     let mut stdin = io::stdin().lock();
