@@ -99,7 +99,7 @@ fn uci_castling_notation_follows_chess960_option() {
 }
 
 #[test]
-fn uci_bad_input_is_answered_and_changes_nothing() {
+fn uci_bad_input_is_answered_and_leaves_a_defined_position() {
     let input = "\
         position startpos moves e2e4\n\
         position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0\tx\n\
@@ -120,9 +120,10 @@ fn uci_bad_input_is_answered_and_changes_nothing() {
         .filter(|l| l.starts_with("info string error"))
         .count();
     assert_eq!(errors, 8, "{out}");
-    // The position from the first, valid command is still there.
+    // The legal moves before e1e3 stand; the bad FEN and `position sideways` changed
+    // nothing.
     assert!(
-        out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
         "{out}"
     );
 }
