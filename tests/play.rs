@@ -222,3 +222,13 @@ fn bad_arguments_are_explained_with_a_failure_status() {
         assert!(err.contains(words), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_save_file_that_cannot_be_written_fails_before_the_first_move() {
+    let missing = common::temp_path("no-such-folder").join("game.pgn");
+    let save = missing.to_str().unwrap();
+    let (ok, out, err) = play(&["--depth", "1", "--save", save], "e4\nquit\n");
+    assert!(!ok, "{out}");
+    assert!(err.contains(&format!("cannot write {save}")), "{err}");
+    assert!(!out.contains("your move"), "{out}");
+}

@@ -320,6 +320,11 @@ pub fn run(
         turn_started: Instant::now(),
         board_shown: false,
     };
+    // A --save file that cannot be written fails now, not after a game that would be lost:
+    // writing the empty game is the check (the file is written again as the game goes).
+    if let Some(path) = &options.save {
+        session.save(path).map_err(|e| format!("--save: {e}"))?;
+    }
     for note in notes {
         session.say(&note)?;
     }
