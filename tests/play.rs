@@ -232,3 +232,51 @@ fn a_save_file_that_cannot_be_written_fails_before_the_first_move() {
     assert!(err.contains(&format!("cannot write {save}")), "{err}");
     assert!(!out.contains("your move"), "{out}");
 }
+
+/// Reads `stdout` until `count` prompts for the person's move have appeared; returns the
+/// text read.
+fn read_prompts(stdout: &mut impl Read, count: usize) -> String {
+    let mut seen = Vec::new();
+    let mut byte = [0u8];
+    while String::from_utf8_lossy(&seen)
+        .matches("your move: ")
+        .count()
+        < count
+    {
+        if stdout.read(&mut byte).unwrap() == 0 {
+            break;
+        }
+        seen.push(byte[0]);
+    }
+    String::from_utf8_lossy(&seen).into()
+}
+
+#[test]
+fn the_save_file_holds_every_move_while_the_game_goes_on_and_survives_a_kill() {
+    let dir = common::temp_dir("saved-as-it-goes");
+    let path = dir.join("game.pgn");
+    let mut child = engine::spawn(&[
+        "play",
+        "--ascii",
+        "--depth",
+        "1",
+        "--save",
+        path.to_str().unwrap(),
+    ]);
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"e4\n").unwrap();
+    // The second prompt comes after Tarpon's reply: both moves are in the file by then.
+    let out = read_prompts(&mut stdout, 2);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let game = &pgn_check::replay(&text)[0];
+    assert_eq!(game.sans.len(), 2, "{text}");
+    assert_eq!(game.sans[0], "e4");
+    // A kill (a crash, or Ctrl-C) leaves the file as it was, and no temporary file.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -74,7 +74,8 @@ pub struct Options {
     pub search: Settings,
     /// Tarpon's strength limit (`--elo`, `--level`); `None` for full strength.
     pub strength: Option<Skill>,
-    /// Where to write the game as PGN when it ends and when the program ends.
+    /// Where to keep the game as PGN: written at the start and rewritten after every
+    /// move, so that it always holds the game so far.
     pub save: Option<PathBuf>,
     pub style: Style,
 }
@@ -541,7 +542,23 @@ impl Session<'_> {
         }
         self.position.make(m);
         self.board_shown = false;
-        self.check_outcome()
+        self.check_outcome()?;
+        if self.ending.is_none() {
+            self.keep_saved()?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites the --save file with the game so far, so that a crash or Ctrl-C loses
+    /// nothing. A failure here (a full disk) is told but does not stop the game.
+    fn keep_saved(&mut self) -> Result<(), String> {
+        let Some(path) = &self.options.save else {
+            return Ok(());
+        };
+        match self.save(path) {
+            Ok(()) => Ok(()),
+            Err(e) => self.say(&format!("warning: {e}")),
+        }
     }
 
     /// Ends the game if the rules say it is over.
@@ -621,7 +638,8 @@ impl Session<'_> {
         }
         self.ending = None;
         self.board_shown = false;
-        self.say("Taken back.")
+        self.say("Taken back.")?;
+        self.keep_saved()
     }
 
     /// The game so far as a PGN record.
@@ -655,9 +673,36 @@ impl Session<'_> {
     }
 
     fn save(&self, path: &Path) -> Result<(), String> {
-        std::fs::write(path, pgn::write_game(&self.record()))
+        write_atomically(path, &pgn::write_game(&self.record()))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it over `path`: a crash
+/// or Ctrl-C in the middle leaves the previous version whole, never half a file. (The
+/// temporary file must be in the same folder: a rename cannot cross file systems.)
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let Some(name) = path.file_name() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not the name of a file",
+        ));
+    };
+    let mut temporary = std::ffi::OsString::from(".");
+    temporary.push(name);
+    temporary.push(format!(".{}.tmp", std::process::id()));
+    let temporary = path.with_file_name(temporary);
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(text.as_bytes())?;
+        // On the disk before the rename, so that a system crash cannot leave the new
+        // name pointing at an empty file.
+        file.sync_all()
+    });
+    let result = written.and_then(|()| std::fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
 }
 
 /// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
