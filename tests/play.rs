@@ -280,3 +280,27 @@ fn the_save_file_holds_every_move_while_the_game_goes_on_and_survives_a_kill() {
     assert_eq!(files.len(), 1, "{files:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_resignation_cannot_be_taken_back() {
+    let path = common::temp_path("resigned.pgn");
+    let save = path.to_str().unwrap();
+    let (ok, out, err) = play(
+        &["--depth", "1", "--save", save],
+        "e4\nresign\nundo\npgn\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("You resigned: the game is over and cannot be taken back."),
+        "{out}"
+    );
+    assert!(!out.contains("Taken back."), "{out}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let game = &pgn_check::replay(&text)[0];
+    assert_eq!(
+        (game.sans.len(), game.result.as_str()),
+        (2, "0-1"),
+        "{text}"
+    );
+}

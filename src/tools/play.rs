@@ -270,6 +270,8 @@ struct Session<'a> {
     turn_started: Instant,
     /// Whether the board on screen is the current one.
     board_shown: bool,
+    /// Whether the game ended by the person's resignation, which is final.
+    resigned: bool,
 }
 
 const HELP: &str = "\
@@ -320,6 +322,7 @@ pub fn run(
         black_below: options.human == Color::Black,
         turn_started: Instant::now(),
         board_shown: false,
+        resigned: false,
     };
     // A --save file that cannot be written fails now, not after a game that would be lost:
     // writing the empty game is the check (the file is written again as the game goes).
@@ -493,6 +496,7 @@ impl Session<'_> {
                 } else {
                     let loser = self.options.human;
                     let reason = format!("{} resigns: {} wins", name(loser), name(loser.flip()));
+                    self.resigned = true;
                     self.end(Ending::win(loser.flip(), reason, "normal"))?;
                 }
             }
@@ -516,15 +520,14 @@ impl Session<'_> {
             }
             Err(MoveError::Illegal(_)) => {
                 if self.ending.is_some() {
-                    return self
-                        .say("The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'.");
+                    return self.say(self.game_over_words());
                 }
                 let moves = legal_sans(&self.position).join(" ");
                 return self.say(&format!("'{text}' is not legal here. Legal moves: {moves}"));
             }
         };
         if self.ending.is_some() {
-            return self.say("The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'.");
+            return self.say(self.game_over_words());
         }
         let used = self.turn_started.elapsed();
         self.play_move(m, used)
@@ -579,9 +582,39 @@ impl Session<'_> {
             self.save(&path)?;
             self.say(&format!("Saved the game to {}", path.display()))?;
         }
-        self.say(
-            "Type 'pgn' to see the game, 'save FILE' to keep it, 'undo' to take back, or 'quit'.",
-        )
+        if self.takeback_refusal().is_some() {
+            self.say("Type 'pgn' to see the game, 'save FILE' to keep it, or 'quit'.")
+        } else {
+            self.say(
+                "Type 'pgn' to see the game, 'save FILE' to keep it, 'undo' to take back, or 'quit'.",
+            )
+        }
+    }
+
+    /// The answer to a move typed after the game ended.
+    fn game_over_words(&self) -> &'static str {
+        if self.takeback_refusal().is_some() {
+            "The game is over. Type 'pgn', 'save FILE' or 'quit'."
+        } else {
+            "The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'."
+        }
+    }
+
+    /// Why the game cannot be taken back, if it cannot: a resignation is the person's
+    /// final word, and after a flag fell there is no time to play on (the clocks are not
+    /// turned back).
+    fn takeback_refusal(&self) -> Option<&'static str> {
+        if self.resigned {
+            Some("You resigned: the game is over and cannot be taken back.")
+        } else if self
+            .ending
+            .as_ref()
+            .is_some_and(|e| e.termination == "time forfeit")
+        {
+            Some("Time ran out: the game cannot be taken back.")
+        } else {
+            None
+        }
     }
 
     fn engine_move(&mut self) -> Result<(), String> {
@@ -616,19 +649,14 @@ impl Session<'_> {
 
     /// Takes back moves up to and including the person's last one.
     fn undo(&mut self) -> Result<(), String> {
+        if let Some(refusal) = self.takeback_refusal() {
+            return self.say(refusal);
+        }
         let human = self.options.human;
         let plies = self.position.plies_played();
         let human_moved = plies >= 2 || (plies == 1 && self.start.side_to_move() == human);
         if !human_moved {
             return self.say("There is no move of yours to take back.");
-        }
-        // The clocks are not turned back: after a flag fell there is no time to play on.
-        if self
-            .ending
-            .as_ref()
-            .is_some_and(|e| e.termination == "time forfeit")
-        {
-            return self.say("Time ran out: the game cannot be taken back.");
         }
         loop {
             self.position.unmake();
