@@ -304,3 +304,20 @@ fn a_resignation_cannot_be_taken_back() {
         "{text}"
     );
 }
+
+#[test]
+fn an_ambiguous_move_names_its_candidates() {
+    // Knights on c3 and d4 can both go to b5; three rooks can reach d4 (a4, h4, d1).
+    let knights = "4k3/8/8/8/3N4/2N5/8/4K3 w - - 0 1";
+    let (ok, out, err) = play(&["--fen", knights, "--depth", "1"], "Nb5\nnb5\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("'Nb5' is ambiguous: Ncb5 or Ndb5."), "{out}");
+    assert!(out.contains("'nb5' is ambiguous: Ncb5 or Ndb5."), "{out}");
+    let rooks = "4k3/8/8/8/R6R/8/8/3RK3 w - - 0 1";
+    let (ok, out, err) = play(&["--fen", rooks, "--depth", "1"], "Rd4\nquit\n");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("'Rd4' is ambiguous: Rdd4, Rad4 or Rhd4."),
+        "{out}"
+    );
+}

@@ -11,7 +11,7 @@ use super::engine::{
     self, Analysis, Engine, Settings, legal_sans, numbered_san, parse_move_text, write_error,
 };
 use super::pgn;
-use crate::chess::notation::MoveError;
+use crate::chess::notation::{MoveError, to_san};
 use crate::chess::{Board, Color, MoveKind, Outcome, Position, Square};
 use crate::search::skill::Skill;
 use crate::search::timeman::Limits;
@@ -205,6 +205,15 @@ impl Ending {
                 "time forfeit",
             )
         }
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`: choices in words.
+fn one_of(choices: &[String]) -> String {
+    match choices {
+        [] => String::new(),
+        [only] => only.clone(),
+        [first @ .., last] => format!("{} or {last}", first.join(", ")),
     }
 }
 
@@ -514,9 +523,11 @@ impl Session<'_> {
                 ));
             }
             Err(MoveError::Ambiguous(_)) => {
-                return self.say(&format!(
-                    "'{text}' could be more than one move: add the piece's file or rank (e.g. Nbd2)."
-                ));
+                let sans: Vec<String> = engine::ambiguous_moves(&self.position, text)
+                    .into_iter()
+                    .map(|m| to_san(&self.position, m))
+                    .collect();
+                return self.say(&format!("'{text}' is ambiguous: {}.", one_of(&sans)));
             }
             Err(MoveError::Illegal(_)) => {
                 if self.ending.is_some() {
