@@ -321,3 +321,65 @@ fn an_ambiguous_move_names_its_candidates() {
         "{out}"
     );
 }
+
+/// The lines of the legal-move list in `out`: the first from its label on, then the
+/// indented ones that continue it.
+fn move_list_lines<'a>(out: &'a str, label: &str) -> Vec<&'a str> {
+    let mut lines = out.lines().skip_while(|l| !l.starts_with(label));
+    let first = lines
+        .next()
+        .unwrap_or_else(|| panic!("no '{label}' in {out}"));
+    std::iter::once(first)
+        .chain(lines.take_while(|l| l.starts_with("  ")))
+        .collect()
+}
+
+#[test]
+fn the_move_list_wraps_between_moves_at_the_width() {
+    use shakmaty::{Chess, Position as _, fen::Fen, san::San};
+    // 48 legal moves: more than one line of 80 columns.
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let position: Chess = Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    // Output to a pipe has no terminal width: 80 columns, or what COLUMNS says.
+    for (columns, width) in [(None, 80), (Some("40"), 40)] {
+        let mut command = std::process::Command::new(engine::TARPON);
+        command.args(["play", "--ascii", "--depth", "1", "--fen", fen]);
+        match columns {
+            Some(c) => command.env("COLUMNS", c),
+            None => command.env_remove("COLUMNS"),
+        };
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"moves\nQa8\nquit\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let out = String::from_utf8_lossy(&out.stdout);
+        // The list the command prints, and the one an illegal move gets.
+        for label in ["Legal moves:", "'Qa8' is not legal here. Legal moves:"] {
+            let lines = move_list_lines(&out, label);
+            assert!(lines.len() > 1, "{out}");
+            assert!(lines.iter().all(|l| l.len() <= width), "{width}: {out}");
+            // Every word is a whole legal move, and every legal move is there once.
+            let text = lines.join("\n");
+            let mut words: Vec<&str> = text[label.len()..].split_whitespace().collect();
+            for word in &words {
+                let san: San = word.parse().unwrap_or_else(|_| panic!("{word}: {out}"));
+                san.to_move(&position)
+                    .unwrap_or_else(|_| panic!("{word}: {out}"));
+            }
+            words.sort_unstable();
+            words.dedup();
+            assert_eq!(words.len(), position.legal_moves().len(), "{out}");
+        }
+    }
+}

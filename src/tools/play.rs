@@ -208,6 +208,61 @@ impl Ending {
     }
 }
 
+/// `label` and `words` separated by spaces, in lines of at most `width` columns broken
+/// between words, never inside one; the lines after the first are indented by two spaces.
+fn wrap_words(label: &str, words: &[String], width: usize) -> String {
+    const INDENT: &str = "  ";
+    let mut text = label.to_string();
+    let mut line_length = label.chars().count();
+    for word in words {
+        let length = word.chars().count();
+        if line_length + 1 + length > width && line_length > INDENT.len() {
+            text.push('\n');
+            text.push_str(INDENT);
+            line_length = INDENT.len();
+        } else {
+            text.push(' ');
+            line_length += 1;
+        }
+        text.push_str(word);
+        line_length += length;
+    }
+    text
+}
+
+/// The width of the output in columns: the terminal's, else `COLUMNS` (which shells set),
+/// else 80.
+fn width() -> usize {
+    terminal_columns()
+        .or_else(|| {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse().ok())
+        })
+        .filter(|&columns: &usize| columns > 0)
+        .unwrap_or(80)
+}
+
+/// The columns of the terminal standard output writes to, if it is one.
+#[cfg(unix)]
+fn terminal_columns() -> Option<usize> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes a `winsize` through the pointer, which points to one that
+    // lives through the call; on anything but a terminal the call fails and writes nothing.
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+#[cfg(not(unix))]
+fn terminal_columns() -> Option<usize> {
+    None
+}
+
 /// `a`, `a or b`, `a, b or c`: choices in words.
 fn one_of(choices: &[String]) -> String {
     match choices {
@@ -478,8 +533,8 @@ impl Session<'_> {
                 self.say(&fen)?;
             }
             "moves" => {
-                let moves = legal_sans(&self.position).join(" ");
-                self.say(&format!("Legal moves: {moves}"))?;
+                let text = wrap_words("Legal moves:", &legal_sans(&self.position), width());
+                self.say(&text)?;
             }
             "pgn" => {
                 let text = pgn::write_game(&self.record());
@@ -533,8 +588,9 @@ impl Session<'_> {
                 if self.ending.is_some() {
                     return self.say(self.game_over_words());
                 }
-                let moves = legal_sans(&self.position).join(" ");
-                return self.say(&format!("'{text}' is not legal here. Legal moves: {moves}"));
+                let label = format!("'{text}' is not legal here. Legal moves:");
+                let moves = wrap_words(&label, &legal_sans(&self.position), width());
+                return self.say(&moves);
             }
         };
         if self.ending.is_some() {
@@ -815,6 +871,24 @@ mod tests {
         for bad in ["", "abc", "5+", "-1+2", "0+0", "5+3+1", "inf"] {
             assert!(parse_time_control(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn words_wrap_between_moves() {
+        let words: Vec<String> = ["e4", "Nf3", "O-O-O", "exd8=Q+"].map(String::from).to_vec();
+        assert_eq!(
+            wrap_words("Moves:", &words, 80),
+            "Moves: e4 Nf3 O-O-O exd8=Q+"
+        );
+        assert_eq!(
+            wrap_words("Moves:", &words, 12),
+            "Moves: e4\n  Nf3 O-O-O\n  exd8=Q+"
+        );
+        // A word longer than the width has a line of its own.
+        assert_eq!(
+            wrap_words("Moves:", &words, 4),
+            "Moves:\n  e4\n  Nf3\n  O-O-O\n  exd8=Q+"
+        );
     }
 
     #[test]
