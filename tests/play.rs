@@ -383,3 +383,24 @@ fn the_move_list_wraps_between_moves_at_the_width() {
         }
     }
 }
+
+#[test]
+fn a_game_on_a_clock_records_the_time_left_after_each_move() {
+    let path = common::temp_path("clocked.pgn");
+    let save = path.to_str().unwrap();
+    let (ok, _, err) = play(
+        &["--tc", "1+2", "--depth", "1", "--save", save],
+        "e4\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(pgn_check::replay(&text)[0].sans.len(), 2, "{text}");
+    // Quick moves: each side has its minute and most of the 2 s increment.
+    assert!(text.contains("1. e4 { [%clk 0:01:01] } "), "{text}");
+    assert_eq!(text.matches("{ [%clk 0:01:01] }").count(), 2, "{text}");
+    assert!(text.contains("[TimeControl \"60+2\"]"), "{text}");
+    // Without a clock there is none.
+    let (ok, out_plain, _) = play(&["--depth", "1"], "e4\npgn\nquit\n");
+    assert!(ok && !out_plain.contains("%clk"), "{out_plain}");
+}

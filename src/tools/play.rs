@@ -313,6 +313,12 @@ fn clock_text(d: Duration) -> String {
     }
 }
 
+/// `h:mm:ss` for a PGN `[%clk]` comment (whole seconds, as the clock shows them).
+fn pgn_clock(d: Duration) -> String {
+    let secs = d.as_secs();
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
 /// What the loop does after a command.
 #[derive(PartialEq, Eq)]
 enum Flow {
@@ -336,6 +342,8 @@ struct Session<'a> {
     board_shown: bool,
     /// Whether the game ended by the person's resignation, which is final.
     resigned: bool,
+    /// With a clock: the mover's time left after each move played, for the PGN.
+    clock_after: Vec<Duration>,
 }
 
 const HELP: &str = "\
@@ -387,6 +395,7 @@ pub fn run(
         turn_started: Instant::now(),
         board_shown: false,
         resigned: false,
+        clock_after: Vec::new(),
     };
     // A --save file that cannot be written fails now, not after a game that would be lost:
     // writing the empty game is the check (the file is written again as the game goes).
@@ -604,11 +613,12 @@ impl Session<'_> {
     /// game. A move made after the flag fell is not played.
     fn play_move(&mut self, m: crate::chess::Move, used: Duration) -> Result<(), String> {
         let side = self.position.side_to_move();
-        if let Some(clock) = &mut self.clock
-            && !clock.charge(side, used)
-        {
-            let ending = Ending::time_forfeit(side, &self.position);
-            return self.end(ending);
+        if let Some(clock) = &mut self.clock {
+            if !clock.charge(side, used) {
+                let ending = Ending::time_forfeit(side, &self.position);
+                return self.end(ending);
+            }
+            self.clock_after.push(clock.remaining[side.index()]);
         }
         self.position.make(m);
         self.board_shown = false;
@@ -733,6 +743,7 @@ impl Session<'_> {
         }
         self.ending = None;
         self.board_shown = false;
+        self.clock_after.truncate(self.position.plies_played());
         self.say("Taken back.")?;
         self.keep_saved()
     }
@@ -764,6 +775,11 @@ impl Session<'_> {
             game.set_tag("TimeControl", &clock.control.pgn_text());
         }
         record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
+        // As lichess writes the clock: the time left after each move, before any other
+        // comment on it.
+        for (m, &left) in game.moves.iter_mut().zip(&self.clock_after) {
+            m.comments.insert(0, format!("[%clk {}]", pgn_clock(left)));
+        }
         game
     }
 
@@ -912,6 +928,8 @@ mod tests {
         assert!(!clock.charge(Color::Black, Duration::from_secs(60)));
         assert_eq!(clock_text(Duration::from_secs(125)), "2:05");
         assert_eq!(clock_text(Duration::from_millis(9_440)), "0:09.4");
+        assert_eq!(pgn_clock(Duration::from_millis(3_725_900)), "1:02:05");
+        assert_eq!(pgn_clock(Duration::from_millis(400)), "0:00:00");
     }
 
     #[test]
