@@ -287,7 +287,7 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
     /// Play a game against Tarpon in the terminal
     #[command(
         after_help = "Moves are typed in SAN (e4, Nf3, O-O, e8=Q) or UCI notation (e2e4); 'help' lists the\n\
-commands: undo, hint, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
+commands: undo, hint, eval, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
 Examples:\n  tarpon play\n  tarpon play --black --tc 5+3 --elo 1500\n  tarpon play --level 5\n  tarpon play --movetime 200 --save game.pgn\n  \
 tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
     )]

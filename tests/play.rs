@@ -404,3 +404,36 @@ fn a_game_on_a_clock_records_the_time_left_after_each_move() {
     let (ok, out_plain, _) = play(&["--depth", "1"], "e4\npgn\nquit\n");
     assert!(ok && !out_plain.contains("%clk"), "{out_plain}");
 }
+
+#[test]
+fn eval_gives_tarpons_evaluation_from_whites_side() {
+    // The person plays Black, a queen up: the evaluation is negative (good for Black),
+    // as lichess shows it, though the side to move is Black.
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1";
+    let (ok, out, err) = play(
+        &["--black", "--fen", fen, "--depth", "4"],
+        "eval\nhelp\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Evaluation: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains(", White's point of view (depth "), "{line}");
+    let pawns: f64 = line["Evaluation: ".len()..]
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(pawns < -5.0, "{line}");
+    assert!(out.contains("\n  eval "), "help lists it: {out}");
+    // A mate is counted in moves, for the side that gives it.
+    let mate = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+    let (ok, out, err) = play(&["--fen", mate, "--depth", "4"], "eval\nquit\n");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Evaluation: #1, White's point of view: White mates in 1 (depth "),
+        "{out}"
+    );
+}

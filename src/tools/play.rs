@@ -8,7 +8,7 @@
 
 use super::diagram::{self, Style};
 use super::engine::{
-    self, Analysis, Engine, Settings, legal_sans, numbered_san, parse_move_text, write_error,
+    self, Analysis, Engine, Eval, Settings, legal_sans, numbered_san, parse_move_text, write_error,
 };
 use super::pgn;
 use crate::chess::notation::{MoveError, to_san};
@@ -112,6 +112,15 @@ impl Opponent {
         self.engine.search(position, limits, |_| {})
     }
 
+    /// A short search of `position` for its evaluation, at full strength: at most
+    /// `EVAL_MS`, and within a depth or node limit if one was given.
+    pub fn evaluate(&mut self, position: &Position) -> Analysis {
+        self.engine.options.skill = None;
+        let mut limits = self.settings.limits();
+        limits.move_time = Some(limits.move_time.map_or(EVAL_MS, |ms| ms.min(EVAL_MS)));
+        self.engine.search(position, limits, |_| {})
+    }
+
     /// The move Tarpon would play for the person: its own limits without the clock (so
     /// one second, unless a depth, time or node limit was given).
     /// The hint is at full strength: the person asks for the best move, not a weak one.
@@ -120,6 +129,10 @@ impl Opponent {
         self.engine.search(position, self.settings.limits(), |_| {})
     }
 }
+
+/// The longest search for `eval`: long enough for a sound figure, short enough to ask
+/// for it at any moment of a game.
+const EVAL_MS: u64 = 500;
 
 /// The limits of Tarpon's search for a move: its clock (remaining time and increment) if
 /// the game has one, with a depth or node limit of `settings` still applying (a weaker
@@ -350,6 +363,7 @@ const HELP: &str = "\
 Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI notation (e2e4, e7e8q), or a command:
   undo         take back your last move (and Tarpon's reply)
   hint         ask Tarpon for a move
+  eval         Tarpon's evaluation of the position (from White's side, as lichess shows it)
   flip         turn the board around
   resign       give up the game
   pgn          show the game so far as PGN
@@ -532,6 +546,7 @@ impl Session<'_> {
             "quit" | "exit" => return Ok(Flow::Quit),
             "undo" | "takeback" => self.undo()?,
             "hint" => self.hint()?,
+            "eval" => self.evaluate()?,
             "flip" => {
                 self.black_below = !self.black_below;
                 self.show_board()?;
@@ -720,6 +735,26 @@ impl Session<'_> {
             "Hint: {} ({} for White, depth {}; line {line})",
             numbered_san(&self.position, analysis.best),
             analysis.eval().for_white(side),
+            analysis.depth
+        ))
+    }
+
+    /// Tells Tarpon's evaluation of the position: positive is good for White, whoever
+    /// plays which side, as lichess and the PGN `[%eval]` comments show it.
+    fn evaluate(&mut self) -> Result<(), String> {
+        if let Some(outcome) = self.position.outcome() {
+            let ending = Ending::from_outcome(outcome);
+            return self.say(&format!("No evaluation: {}.", ending.reason));
+        }
+        let analysis = self.opponent.evaluate(&self.position);
+        let eval = analysis.eval().for_white(self.position.side_to_move());
+        let mate = match eval {
+            Eval::Mate(n) if n > 0 => format!(": White mates in {n}"),
+            Eval::Mate(n) => format!(": Black mates in {}", -n),
+            Eval::Centipawns(_) => String::new(),
+        };
+        self.say(&format!(
+            "Evaluation: {eval}, White's point of view{mate} (depth {})",
             analysis.depth
         ))
     }
