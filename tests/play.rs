@@ -437,3 +437,113 @@ fn eval_gives_tarpons_evaluation_from_whites_side() {
         "{out}"
     );
 }
+
+/// `tarpon` with `args`, its input and output a pseudo-terminal, as in a terminal window:
+/// the child, the terminal's other side (what the test types and reads), and what was
+/// read from it so far (a thread keeps reading).
+#[cfg(unix)]
+fn spawn_on_terminal(
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::fs::File,
+    std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: the calls of the POSIX pseudo-terminal API, in its order; each result is
+    // checked, and `ptsname`'s static string is copied at once (no other test calls it).
+    let (master, slave_name) = unsafe {
+        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(fd >= 0, "posix_openpt");
+        assert_eq!(libc::grantpt(fd), 0, "grantpt");
+        assert_eq!(libc::unlockpt(fd), 0, "unlockpt");
+        let name = libc::ptsname(fd);
+        assert!(!name.is_null(), "ptsname");
+        let name = std::ffi::CStr::from_ptr(name).to_str().unwrap().to_string();
+        (std::fs::File::from_raw_fd(fd), name)
+    };
+    let slave = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&slave_name)
+        .unwrap();
+    let child = std::process::Command::new(engine::TARPON)
+        .args(args)
+        .env("TERM", "xterm")
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(slave)
+        .spawn()
+        .unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (mut reader, sink) = (master.try_clone().unwrap(), seen.clone());
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        // Ends when the child has closed the terminal (an error on Linux, 0 elsewhere).
+        while let Ok(n @ 1..) = reader.read(&mut buffer) {
+            sink.lock().unwrap().extend_from_slice(&buffer[..n]);
+        }
+    });
+    (child, master, seen)
+}
+
+/// Waits until `seen` holds `count` copies of `text`; returns all of it.
+#[cfg(unix)]
+fn wait_for(seen: &std::sync::Mutex<Vec<u8>>, text: &str, count: usize) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let now = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+        if now.matches(text).count() >= count {
+            return now;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no {text:?} in {now:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn on_a_terminal_the_clock_runs_while_the_person_and_tarpon_think() {
+    let (mut child, mut terminal, seen) =
+        spawn_on_terminal(&["play", "--ascii", "--tc", "1+0", "--depth", "1"]);
+    wait_for(&seen, "your move: ", 1);
+    // The person thinks for over two seconds: their clock, on the line above the prompt,
+    // is redrawn at least twice (the cursor goes up to it and back).
+    std::thread::sleep(Duration::from_millis(2300));
+    terminal.write_all(b"e4\n").unwrap();
+    let out = wait_for(&seen, "your move: ", 2);
+    terminal.write_all(b"quit\n").unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{out:?}");
+    let thinking = &out[out.find("your move: ").unwrap()..out.find("e4").unwrap()];
+    let redraws: Vec<&str> = thinking
+        .split("\x1b7\x1b[1A\rClock: White ")
+        .skip(1)
+        .map(|s| &s[..4])
+        .collect();
+    assert!(redraws.len() >= 2, "{thinking:?}");
+    assert!(redraws.iter().all(|t| t.starts_with("0:5")), "{redraws:?}");
+    // Tarpon's thinking line carries both clocks, White's stopped at the move.
+    assert!(out.contains("Tarpon is thinking...  White 0:5"), "{out:?}");
+
+    // A person who does not move loses on time as the clock runs out (1.2 s here), without
+    // typing anything.
+    let (mut child, mut terminal, seen) =
+        spawn_on_terminal(&["play", "--ascii", "--tc", "0.02+0", "--depth", "1"]);
+    wait_for(&seen, "White ran out of time: Black wins (0-1)", 1);
+    terminal.write_all(b"quit\n").unwrap();
+    assert!(child.wait().unwrap().success());
+
+    // Output to a pipe gets no control sequences and no redraws: one clock line a prompt.
+    let (ok, out, _) = play_after(
+        &["--tc", "1+0", "--depth", "1"],
+        "e4\nquit\n",
+        Duration::from_millis(1200),
+    );
+    assert!(ok, "{out}");
+    assert!(!out.contains('\x1b'), "{out:?}");
+    assert_eq!(out.matches("Clock: ").count(), 2, "{out}");
+}

@@ -17,6 +17,7 @@ use crate::search::skill::Skill;
 use crate::search::timeman::Limits;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Both players' clock: a base time and an increment added after each move.
@@ -326,6 +327,54 @@ fn clock_text(d: Duration) -> String {
     }
 }
 
+/// Both clocks in words, `White 4:59  Black 5:00`; `running`: the side whose clock runs,
+/// and for how long it has, not yet charged.
+fn clock_words(clock: Option<&Clock>, running: Option<(Color, Duration)>) -> String {
+    let Some(clock) = clock else {
+        return String::new();
+    };
+    let mut remaining = clock.remaining;
+    if let Some((side, used)) = running {
+        let left = &mut remaining[side.index()];
+        *left = left.saturating_sub(used);
+    }
+    let [white, black] = remaining.map(clock_text);
+    format!("White {white}  Black {black}")
+}
+
+/// Runs `work` on a thread of its own and `tick` on this one, at once and then every
+/// `every` until the work is done. The work is not interrupted: an error of `tick` (the
+/// output is gone) stops the ticks and is returned when the work is done.
+fn while_running<T: Send>(
+    work: impl FnOnce() -> T + Send,
+    every: Duration,
+    mut tick: impl FnMut() -> Result<(), String>,
+) -> Result<T, String> {
+    std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel();
+        let worker = scope.spawn(move || {
+            let value = work();
+            let _ = done.send(());
+            value
+        });
+        let mut ticking = Ok(());
+        loop {
+            if ticking.is_ok() {
+                ticking = tick();
+            }
+            // A panic of the work drops the sender: the join below passes it on.
+            match finished.recv_timeout(every) {
+                Err(RecvTimeoutError::Timeout) => {}
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        let value = worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        ticking.map(|()| value)
+    })
+}
+
 /// `h:mm:ss` for a PGN `[%clk]` comment (whole seconds, as the clock shows them).
 fn pgn_clock(d: Duration) -> String {
     let secs = d.as_secs();
@@ -357,6 +406,8 @@ struct Session<'a> {
     resigned: bool,
     /// With a clock: the mover's time left after each move played, for the PGN.
     clock_after: Vec<Duration>,
+    /// Whether the clock is redrawn while a side thinks (on a terminal, with `--tc`).
+    live: bool,
 }
 
 const HELP: &str = "\
@@ -378,8 +429,53 @@ pub fn run_terminal(options: &Options) -> Result<(), String> {
     let stdin = io::stdin();
     // Piped input is not shown by the terminal: echo it, so the transcript reads as a game.
     let echo = !stdin.is_terminal();
-    run(options, &mut stdin.lock(), &mut io::stdout(), echo)
+    // A running clock is redrawn in place, which only a terminal shows as such (a file or
+    // a pipe would get a copy every tenth of a second).
+    let live = options.time_control.is_some()
+        && io::stdout().is_terminal()
+        && std::env::var("TERM").is_ok_and(|term| term != "dumb");
+    if live {
+        run_with(
+            options,
+            Input::Lines(read_lines_behind()),
+            &mut io::stdout(),
+            echo,
+            true,
+        )
+    } else {
+        run(options, &mut stdin.lock(), &mut io::stdout(), echo)
+    }
 }
+
+/// Where the person's lines come from.
+enum Input<'a> {
+    /// Read when wanted; waiting for a line blocks the game.
+    Reader(&'a mut dyn BufRead),
+    /// Read by a thread as they come, so that waiting for one can stop to redraw the
+    /// clock; an empty text is the end of the input.
+    Lines(Receiver<io::Result<String>>),
+}
+
+/// Standard input's lines, read by a thread of their own.
+fn read_lines_behind() -> Receiver<io::Result<String>> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        loop {
+            let mut line = String::new();
+            let read = stdin.lock().read_line(&mut line);
+            let last = !matches!(read, Ok(n) if n > 0);
+            if sender.send(read.map(|_| line)).is_err() || last {
+                return;
+            }
+        }
+    });
+    receiver
+}
+
+/// How often a live clock is looked at; it is redrawn when its text changes (every
+/// second, or every tenth in the last twenty seconds).
+const CLOCK_TICK: Duration = Duration::from_millis(50);
 
 /// Plays a game reading the person's lines from `input` and writing to `out`; `echo`
 /// repeats each line read after its prompt.
@@ -388,6 +484,18 @@ pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     echo: bool,
+) -> Result<(), String> {
+    run_with(options, Input::Reader(input), out, echo, false)
+}
+
+/// As `run`; `live`: the clock, if there is one, is redrawn while a side thinks, with
+/// terminal control sequences (and a person's flag falls as it happens).
+fn run_with(
+    options: &Options,
+    mut input: Input,
+    out: &mut dyn Write,
+    echo: bool,
+    live: bool,
 ) -> Result<(), String> {
     let position = match &options.fen {
         Some(fen) => Position::from_fen(fen, false).map_err(|e| format!("bad FEN: {e}"))?,
@@ -410,6 +518,7 @@ pub fn run(
         board_shown: false,
         resigned: false,
         clock_after: Vec::new(),
+        live: live && options.time_control.is_some(),
     };
     // A --save file that cannot be written fails now, not after a game that would be lost:
     // writing the empty game is the check (the file is written again as the game goes).
@@ -437,7 +546,7 @@ pub fn run(
         name(options.human)
     ))?;
     session.check_outcome()?;
-    let result = session.play(input, echo);
+    let result = session.play(&mut input, echo);
     if let Some(path) = &options.save {
         session.save(path)?;
     }
@@ -454,7 +563,7 @@ impl Session<'_> {
     }
 
     /// The loop: Tarpon moves when it is its turn; otherwise a line is read and obeyed.
-    fn play(&mut self, input: &mut dyn BufRead, echo: bool) -> Result<(), String> {
+    fn play(&mut self, input: &mut Input, echo: bool) -> Result<(), String> {
         loop {
             if self.ending.is_none() && !self.human_to_move() {
                 self.engine_move()?;
@@ -465,14 +574,14 @@ impl Session<'_> {
                 self.turn_started = Instant::now();
             }
             self.prompt()?;
-            let mut line = String::new();
-            let read = input
-                .read_line(&mut line)
-                .map_err(|e| format!("cannot read the input: {e}"))?;
+            let Some(line) = self.read_line(input)? else {
+                // The person's flag fell while they thought.
+                continue;
+            };
             if echo {
                 self.say(line.trim_end())?;
             }
-            if read == 0 {
+            if line.is_empty() {
                 if !echo {
                     self.say("")?;
                 }
@@ -484,12 +593,63 @@ impl Session<'_> {
         }
     }
 
+    /// The person's next line (empty at the end of the input), or `None` if their time ran
+    /// out first (only seen with a live clock, which is redrawn meanwhile).
+    fn read_line(&mut self, input: &mut Input) -> Result<Option<String>, String> {
+        let read_error = |e: io::Error| format!("cannot read the input: {e}");
+        let lines = match input {
+            Input::Reader(reader) => {
+                let mut line = String::new();
+                reader.read_line(&mut line).map_err(read_error)?;
+                return Ok(Some(line));
+            }
+            Input::Lines(lines) => lines,
+        };
+        let human = self.options.human;
+        // As the prompt showed it.
+        let mut shown = clock_words(
+            self.clock.as_ref(),
+            Some((human, self.turn_started.elapsed())),
+        );
+        loop {
+            let running = self.live && self.ending.is_none();
+            let line = if running {
+                lines.recv_timeout(CLOCK_TICK)
+            } else {
+                lines.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            };
+            match line {
+                Ok(line) => return line.map(Some).map_err(read_error),
+                Err(RecvTimeoutError::Disconnected) => return Ok(Some(String::new())),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let thinking = self.turn_started.elapsed();
+            let Some(clock) = &self.clock else { continue };
+            if clock.remaining[human.index()] <= thinking {
+                // Off the prompt's line, then the end of the game.
+                self.say("")?;
+                let ending = Ending::time_forfeit(human, &self.position);
+                self.end(ending)?;
+                return Ok(None);
+            }
+            let words = clock_words(self.clock.as_ref(), Some((human, thinking)));
+            if words != shown {
+                // The clock's line is the one above the prompt: the cursor goes up to it
+                // and comes back to where the person is typing (save and restore).
+                write!(self.out, "\x1b7\x1b[1A\rClock: {words}\x1b[K\x1b8")
+                    .and_then(|()| self.out.flush())
+                    .map_err(write_error)?;
+                shown = words;
+            }
+        }
+    }
+
     fn prompt(&mut self) -> Result<(), String> {
-        if let Some(clock) = &self.clock
-            && self.ending.is_none()
-        {
-            let [white, black] = clock.remaining.map(clock_text);
-            self.say(&format!("Clock: White {white}  Black {black}"))?;
+        if self.clock.is_some() && self.ending.is_none() {
+            let human = self.options.human;
+            let running = self.live.then(|| (human, self.turn_started.elapsed()));
+            let words = clock_words(self.clock.as_ref(), running);
+            self.say(&format!("Clock: {words}"))?;
         }
         let text = if self.ending.is_some() {
             "game over> ".to_string()
@@ -710,18 +870,57 @@ impl Session<'_> {
     }
 
     fn engine_move(&mut self) -> Result<(), String> {
-        self.say("Tarpon is thinking...")?;
         let side = self.position.side_to_move();
         let clock = self
             .clock
             .as_ref()
             .map(|c| (c.remaining[side.index()], c.control.increment));
         let started = Instant::now();
-        let analysis = self.opponent.choose_move(&self.position, clock);
+        let analysis = if self.live {
+            self.think_with_live_clock(clock, started)?
+        } else {
+            self.say("Tarpon is thinking...")?;
+            self.opponent.choose_move(&self.position, clock)
+        };
         let used = started.elapsed();
         let text = numbered_san(&self.position, analysis.best);
         self.say(&format!("Tarpon plays {text}"))?;
         self.play_move(analysis.best, used)
+    }
+
+    /// Tarpon's search for a move, on a thread of its own while this one redraws the
+    /// "thinking" line with the clocks, Tarpon's running since `started`.
+    fn think_with_live_clock(
+        &mut self,
+        clock: Option<(Duration, Duration)>,
+        started: Instant,
+    ) -> Result<Analysis, String> {
+        let side = self.position.side_to_move();
+        let Session {
+            opponent,
+            position,
+            out,
+            clock: game_clock,
+            ..
+        } = self;
+        let mut shown = None;
+        let analysis = while_running(
+            || opponent.choose_move(position, clock),
+            CLOCK_TICK,
+            || {
+                let words = clock_words(game_clock.as_ref(), Some((side, started.elapsed())));
+                if shown.as_ref() == Some(&words) {
+                    return Ok(());
+                }
+                write!(out, "\rTarpon is thinking...  {words}\x1b[K")
+                    .and_then(|()| out.flush())
+                    .map_err(write_error)?;
+                shown = Some(words);
+                Ok(())
+            },
+        )?;
+        writeln!(out).map_err(write_error)?;
+        Ok(analysis)
     }
 
     fn hint(&mut self) -> Result<(), String> {
@@ -940,6 +1139,29 @@ mod tests {
             wrap_words("Moves:", &words, 4),
             "Moves:\n  e4\n  Nf3\n  O-O-O\n  exd8=Q+"
         );
+    }
+
+    #[test]
+    fn ticks_come_while_the_work_runs() {
+        let mut ticks = 0;
+        let work = || {
+            std::thread::sleep(Duration::from_millis(300));
+            7
+        };
+        let every = Duration::from_millis(50);
+        let value = while_running(work, every, || {
+            ticks += 1;
+            Ok(())
+        });
+        assert_eq!(value, Ok(7));
+        assert!(ticks >= 3, "{ticks}");
+        // A failed tick (the output is gone) is the last, and the answer after the work.
+        let mut ticks = 0;
+        let result = while_running(work, every, || {
+            ticks += 1;
+            Err("gone".to_string())
+        });
+        assert_eq!((result, ticks), (Err("gone".to_string()), 1));
     }
 
     #[test]
