@@ -16,7 +16,9 @@ use tarpon::eval::nnue::{EMBEDDED_NAME, Net};
     about = "Tarpon, a UCI chess engine",
     long_about = None,
     after_help = "Without a subcommand Tarpon speaks UCI on standard input and output, for chess GUIs and\n\
-lichess-bot. To play it in the terminal: tarpon play. Each subcommand has its own --help."
+lichess-bot. To play it in the terminal: tarpon play. Each subcommand has its own --help.\n\n\
+The first four commands are for playing and studying games; the others are tools for\n\
+developing Tarpon (training data, networks, tuning, benchmarks, move generator tests)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -27,14 +29,16 @@ struct Cli {
 enum Command {
     /// Convert training data between game shards and bulletformat records, or check files
     #[command(
+        display_order = 8,
         after_help = "Examples:\n  tarpon convert --check $TARPON_DATA/games/*.games\n  tarpon convert $TARPON_DATA/games/*.games --output all.bin      # trainable positions\n  tarpon convert old.bin --output old.games                       # one-position games\n\nGames become the positions worth training on (not in check, no capture or promotion\nas best move, no mate score). A damaged shard (cut short, or corrupt) is reported with\nwhere it stops; its games before that point are used."
     )]
     Convert {
         /// Input files: game shards and bulletformat files, mixed as you like
-        #[arg(required = true)]
+        #[arg(required = true, value_name = "FILES")]
         inputs: Vec<PathBuf>,
-        /// Output file, new: a .games name writes a shard, any other bulletformat
-        #[arg(long, short, required_unless_present = "check")]
+        /// Output file, new: a .games name writes a shard, any other bulletformat (required
+        /// unless --check)
+        #[arg(long, short, value_name = "FILE", required_unless_present = "check")]
         output: Option<PathBuf>,
         /// Only read the inputs and report what they hold (games, positions, damage)
         #[arg(long, conflicts_with = "output")]
@@ -42,6 +46,7 @@ enum Command {
     },
     /// Count the leaf nodes of the legal move tree (move generator test and benchmark)
     #[command(
+        display_order = 10,
         after_help = "Examples:\n  tarpon perft 6\n  tarpon perft 5 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'\n  tarpon perft 4 --chess960 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'"
     )]
     Perft {
@@ -56,6 +61,7 @@ enum Command {
     },
     /// Search the benchmark positions to a fixed depth; ends with '<nodes> nodes <nps> nps'
     #[command(
+        display_order = 9,
         after_help = "Examples:\n  tarpon bench\n  tarpon bench 13\n  tarpon bench 13 2        # two threads: nps and time to depth\n  tarpon bench 13 2 64     # ... with a 64 MB table\n\nThe node total is the search's signature with one thread; with more it varies from run to run."
     )]
     Bench {
@@ -71,6 +77,7 @@ enum Command {
     },
     /// List an opening book's moves for a position, with weights and percentages
     #[command(
+        display_order = 12,
         after_help = "Examples:\n  tarpon book performance.bin\n  tarpon book performance.bin 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n\nThe book is a Polyglot .bin file. Exit status 1 if the book cannot be read or holds an\nillegal move for the position (listed as 'illegal')."
     )]
     Book {
@@ -81,6 +88,7 @@ enum Command {
     },
     /// Fit the evaluation weights to game results (Texel tuning) and write them as Rust source
     #[command(
+        display_order = 7,
         after_help = "Reads 32-byte bulletformat records or game shards (tarpon datagen output), keeps the quiet \
 positions (not in check, no capture or promotion winning material by SEE; no lone king), fits the sigmoid \
 scale k, then tunes every middlegame and endgame weight with Adam and writes the result over \
@@ -93,48 +101,49 @@ tarpon tune train.bin --validation held-out.bin --min-positions 5000 --l2 1e-7"
         /// Data files: tarpon datagen output, game shards (their trainable positions) or 32-byte bulletformat records
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
-        /// A data file to report the loss on (against game results only) after every epoch, without training on it
-        #[arg(long)]
+        /// A data file to report the loss on (against game results only) after every epoch, without training on it (default: none)
+        #[arg(long, value_name = "FILE")]
         validation: Option<std::path::PathBuf>,
         /// Passes over the data
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, value_name = "N", default_value_t = 20)]
         epochs: usize,
         /// Adam learning rate (centipawns per step, roughly)
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, value_name = "RATE", default_value_t = 1.0)]
         lr: f64,
         /// Multiply the learning rate by this after every epoch
-        #[arg(long, default_value_t = 0.9)]
+        #[arg(long, value_name = "FACTOR", default_value_t = 0.9)]
         lr_decay: f64,
         /// Positions per gradient step
-        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "N", default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
         batch_size: u64,
         /// Worker threads
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
         /// Where to write the tuned weights
-        #[arg(long, default_value = "src/eval/weights.rs")]
+        #[arg(long, value_name = "FILE", default_value = "src/eval/weights.rs")]
         output: std::path::PathBuf,
-        /// Use this sigmoid scale instead of fitting it
-        #[arg(long)]
+        /// Use this sigmoid scale instead of fitting it (default: fitted to the data)
+        #[arg(long, value_name = "SCALE")]
         k: Option<f64>,
         /// Blend the recorded search score into the target (0 = results only, 1 = scores only)
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, value_name = "WEIGHT", default_value_t = 0.0)]
         score_weight: f64,
-        /// Read at most this many records
-        #[arg(long)]
+        /// Read at most this many records (default: all)
+        #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
         /// Seed for shuffling the batches
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, value_name = "N", default_value_t = 1)]
         seed: u64,
         /// Leave alone the values counted in fewer positions than this (too little evidence)
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, value_name = "N", default_value_t = 1000)]
         min_positions: usize,
         /// L2 penalty on moving away from the current values (0 = none)
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, value_name = "WEIGHT", default_value_t = 0.0)]
         l2: f64,
     },
     /// Train an NNUE evaluation network on datagen data and write it in the engine's format
     #[command(
+        display_order = 6,
         after_help = "Reads 32-byte bulletformat records or game shards (tarpon datagen output) into memory and trains the \
 network (768 inputs, or 768 per king bucket with --king-buckets, -> hidden x 2 perspectives -> 1 output of 8 buckets chosen by the piece count, SCReLU) with Adam on the squared error between \
 sigmoid(output * 400 / scale) and the target lambda * result + (1 - lambda) * sigmoid(score / scale), \
@@ -150,26 +159,26 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
         /// Data files: tarpon datagen output, game shards (their trainable positions) or 32-byte bulletformat records
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// A data file to report the loss on after every epoch, without training on it
+        /// A data file to report the loss on after every epoch, without training on it (default: none)
         #[arg(long, value_name = "FILE")]
         validation: Option<PathBuf>,
         /// Where to write the network
         #[arg(long, short, value_name = "FILE")]
         output: PathBuf,
         /// Passes over the data
-        #[arg(long, default_value_t = tr().epochs, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        #[arg(long, value_name = "N", default_value_t = tr().epochs, value_parser = clap::value_parser!(u32).range(1..=100_000))]
         epochs: u32,
         /// Positions per gradient step
-        #[arg(long, default_value_t = tr().batch_size as u64, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        #[arg(long, value_name = "N", default_value_t = tr().batch_size as u64, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         batch_size: u64,
         /// Adam learning rate
-        #[arg(long, default_value_t = tr().lr)]
+        #[arg(long, value_name = "RATE", default_value_t = tr().lr)]
         lr: f32,
         /// The learning rate drops to a tenth after this epoch (default: 3/4 of the epochs)
         #[arg(long, value_name = "EPOCH")]
         lr_drop: Option<u32>,
         /// Weight of the game result in the target; the search score gets 1 - lambda
-        #[arg(long, default_value_t = tr().lambda)]
+        #[arg(long, value_name = "WEIGHT", default_value_t = tr().lambda)]
         lambda: f32,
         /// Sigmoid scale K in centipawns: sigmoid(score / K) is a score's expected result (default: fitted to the data)
         #[arg(long, value_name = "K")]
@@ -181,24 +190,24 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
         #[arg(long, value_name = "N", default_value_t = tr().buckets as u8, value_parser = clap::value_parser!(u8).range(1..=8))]
         output_buckets: u8,
         /// Worker threads
-        #[arg(long, default_value_t = tr().threads as u16, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, value_name = "N", default_value_t = tr().threads as u16, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
         /// Seed of the starting weights and of the shuffles
-        #[arg(long, default_value_t = tr().seed)]
+        #[arg(long, value_name = "N", default_value_t = tr().seed)]
         seed: u64,
-        /// Write a checkpoint and the network here after every epoch
+        /// Write a checkpoint and the network here after every epoch (default: none)
         #[arg(long, value_name = "DIR")]
         checkpoint_dir: Option<PathBuf>,
-        /// Go on from a checkpoint (with the same data and settings)
-        #[arg(long, value_name = "CHECKPOINT")]
+        /// Go on from a checkpoint (with the same data and settings; default: start afresh)
+        #[arg(long, value_name = "FILE")]
         resume: Option<PathBuf>,
-        /// Start from this network's weights (same output buckets; a smaller hidden layer is widened with new neurons that start silent; one without king buckets seeds every bucket alike) instead of random ones
-        #[arg(long, value_name = "NNUE")]
+        /// Start from this network's weights (same output buckets; a smaller hidden layer is widened with new neurons that start silent; one without king buckets seeds every bucket alike) instead of random ones (default: random weights)
+        #[arg(long, value_name = "FILE")]
         init: Option<PathBuf>,
         /// Leave out positions whose score is beyond this (centipawns, either sign)
         #[arg(long, value_name = "CP", default_value_t = tr().max_score, value_parser = clap::value_parser!(i32).range(0..=32767))]
         max_score: i32,
-        /// Read at most this many records of the training files
+        /// Read at most this many records of the training files (default: all)
         #[arg(long, value_name = "N")]
         max_positions: Option<usize>,
         /// Show each training position mirrored left to right (a1 <-> h1) half the time, at random (not with mirrored king buckets, which see both alike)
@@ -216,79 +225,84 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
     },
     /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
     #[command(
+        display_order = 11,
         after_help = "Examples:\n  tarpon eval\n  tarpon eval '8/8/4k3/8/8/4K3/4P3/8 w - - 0 1'\n\nThe line before the last gives the embedded network's score (what the search uses by\ndefault); the last line, 'Final evaluation', is the hand-crafted evaluation's (Use NNUE off)."
     )]
     Eval {
         /// Position as FEN (default: the start position); quoting is optional
         fen: Vec<String>,
     },
-    /// Play self-play games for training the evaluation: whole games in a compact shard
-    /// (a directory or a .games file), or their quiet positions as 32-byte bulletformat
-    /// records (any other file name); see docs/nnue.md
+    /// Play self-play games for training the evaluation (see docs/nnue.md)
+    ///
+    /// Play self-play games for training the evaluation (see docs/nnue.md): whole games go
+    /// in a compact shard (a directory or a .games file), their quiet positions as 32-byte
+    /// bulletformat records in any other file.
     #[command(
+        display_order = 5,
         after_help = "Examples:\n  tarpon datagen --output $TARPON_DATA/games --nnue embedded --threads 2   # a new shard there\n  tarpon datagen --output run1.games --games 1000 --nodes 5000\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
     )]
     Datagen {
         /// Output: a directory (a new game shard is made in it), a new .games shard, or a
         /// bulletformat file (new or empty, unless --append)
-        #[arg(long, short)]
+        #[arg(long, short, value_name = "PATH")]
         output: PathBuf,
         /// Storage format (default: games for a directory or a .games file, bulletformat otherwise)
-        #[arg(long, value_enum)]
+        #[arg(long, value_name = "FORMAT", value_enum)]
         format: Option<DataFormat>,
         /// Add to an existing bulletformat file (use another --seed, or the same games come again)
         #[arg(long)]
         append: bool,
         /// Number of games to play
-        #[arg(long, default_value_t = dg().games, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "N", default_value_t = dg().games, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
         /// Nodes searched per move
-        #[arg(long, default_value_t = dg().nodes, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+        #[arg(long, value_name = "N", default_value_t = dg().nodes, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
         nodes: u64,
         /// Threads, each playing its own games
-        #[arg(long, default_value_t = dg().threads as u16, value_parser = clap::value_parser!(u16).range(1..=512))]
+        #[arg(long, value_name = "N", default_value_t = dg().threads as u16, value_parser = clap::value_parser!(u16).range(1..=512))]
         threads: u16,
         /// Hash table per thread, in MB
-        #[arg(long, default_value_t = dg().hash_mb as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        #[arg(long, value_name = "MB", default_value_t = dg().hash_mb as u32, value_parser = clap::value_parser!(u32).range(1..=4096))]
         hash: u32,
         /// Start positions, one FEN or EPD per line (default: the standard start position)
-        #[arg(long)]
+        #[arg(long, value_name = "FILE")]
         book: Option<PathBuf>,
         /// Random plies from the start position or book line: N or N+1, chosen at random (0: none)
-        #[arg(long, default_value_t = dg().random_plies, value_parser = clap::value_parser!(u32).range(0..=100))]
+        #[arg(long, value_name = "N", default_value_t = dg().random_plies, value_parser = clap::value_parser!(u32).range(0..=100))]
         random_plies: u32,
         /// Draw another opening when a search scores it beyond this (centipawns)
-        #[arg(long, default_value_t = dg().opening_max_score, value_parser = clap::value_parser!(i32).range(0..=32000))]
+        #[arg(long, value_name = "CP", default_value_t = dg().opening_max_score, value_parser = clap::value_parser!(i32).range(0..=32000))]
         opening_max_score: i32,
         /// Seed of the random openings (default: from the clock; printed, to repeat a run)
-        #[arg(long)]
+        #[arg(long, value_name = "N")]
         seed: Option<u64>,
-        /// Evaluate with an NNUE network instead of the hand-crafted evaluation: 'embedded' for the one built into the binary, or a network file
+        /// Evaluate with an NNUE network instead of the hand-crafted evaluation: 'embedded' for the one built into the binary, or a network file (default: the hand-crafted evaluation)
         #[arg(long, value_name = "NETWORK")]
         nnue: Option<String>,
         /// Adjudicate a win when the score is at least this (centipawns) ...
-        #[arg(long, default_value_t = dg().adjudication.win_score, value_parser = clap::value_parser!(i32).range(1..=32000), help_heading = "Adjudication")]
+        #[arg(long, value_name = "CP", default_value_t = dg().adjudication.win_score, value_parser = clap::value_parser!(i32).range(1..=32000), help_heading = "Adjudication")]
         win_score: i32,
         /// ... for the same side for this many plies in a row (0: never)
-        #[arg(long, default_value_t = dg().adjudication.win_plies, value_parser = clap::value_parser!(u32).range(0..=1000), help_heading = "Adjudication")]
+        #[arg(long, value_name = "N", default_value_t = dg().adjudication.win_plies, value_parser = clap::value_parser!(u32).range(0..=1000), help_heading = "Adjudication")]
         win_plies: u32,
         /// Adjudicate a draw when the score stays within this of zero (centipawns) ...
-        #[arg(long, default_value_t = dg().adjudication.draw_score, value_parser = clap::value_parser!(i32).range(0..=32000), help_heading = "Adjudication")]
+        #[arg(long, value_name = "CP", default_value_t = dg().adjudication.draw_score, value_parser = clap::value_parser!(i32).range(0..=32000), help_heading = "Adjudication")]
         draw_score: i32,
         /// ... for this many plies in a row (0: never) ...
-        #[arg(long, default_value_t = dg().adjudication.draw_plies, value_parser = clap::value_parser!(u32).range(0..=1000), help_heading = "Adjudication")]
+        #[arg(long, value_name = "N", default_value_t = dg().adjudication.draw_plies, value_parser = clap::value_parser!(u32).range(0..=1000), help_heading = "Adjudication")]
         draw_plies: u32,
         /// ... once the game is this many plies long
-        #[arg(long, default_value_t = dg().adjudication.draw_after, value_parser = clap::value_parser!(u32).range(0..=10000), help_heading = "Adjudication")]
+        #[arg(long, value_name = "N", default_value_t = dg().adjudication.draw_after, value_parser = clap::value_parser!(u32).range(0..=10000), help_heading = "Adjudication")]
         draw_after: u32,
         /// A game that reaches this many plies is a draw
-        #[arg(long, default_value_t = dg().adjudication.max_plies, value_parser = clap::value_parser!(u32).range(1..=10000), help_heading = "Adjudication")]
+        #[arg(long, value_name = "N", default_value_t = dg().adjudication.max_plies, value_parser = clap::value_parser!(u32).range(1..=10000), help_heading = "Adjudication")]
         max_plies: u32,
     },
     /// Play a game against Tarpon in the terminal
     #[command(
+        display_order = 1,
         after_help = "Moves are typed in SAN (e4, Nf3, O-O, e8=Q) or UCI notation (e2e4); 'help' lists the\n\
-commands: undo, hint, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
+commands: undo, hint, eval, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
 Examples:\n  tarpon play\n  tarpon play --black --tc 5+3 --elo 1500\n  tarpon play --level 5\n  tarpon play --movetime 200 --save game.pgn\n  \
 tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
     )]
@@ -299,21 +313,21 @@ tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
         /// Play the black pieces
         #[arg(long)]
         black: bool,
-        /// Start from this position (a FEN, in quotes)
+        /// Start from this position (a FEN, in quotes; default: the initial position)
         #[arg(long, value_name = "FEN")]
         fen: Option<String>,
-        /// Tarpon plays at this rating (800 to 2800), weaker than full strength
+        /// Tarpon plays at this rating (800 to 2800), weaker than full strength (default: full strength)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(800..=2800), conflicts_with = "level")]
         elo: Option<i32>,
-        /// Tarpon plays at this skill level (0 to 20; 20 is full strength)
+        /// Tarpon plays at this skill level (0 to 20; default: 20, full strength)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..=20))]
         level: Option<i32>,
-        /// Clock for both sides: minutes+increment in seconds (5+3, 0.5+1, 10)
+        /// Clock for both sides: minutes+increment in seconds (5+3, 0.5+1, 10; default: no clock, Tarpon searches as the Search options say)
         #[arg(long, value_name = "MIN+INC", value_parser = tarpon::tools::play::parse_time_control, conflicts_with = "movetime")]
         tc: Option<tarpon::tools::play::TimeControl>,
         #[command(flatten)]
         search: SearchArgs,
-        /// Write the game as PGN to this file when it ends (and on quit)
+        /// Keep the game as PGN in this file, written at the start and after every move (default: not saved)
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
         /// Draw the board with letters instead of chess figures
@@ -325,6 +339,7 @@ tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
     },
     /// Play and analyse in the browser: a local web server with a board, backed by Tarpon
     #[command(
+        display_order = 3,
         after_help = "Prints the address to open, e.g. http://127.0.0.1:8080/; Ctrl-C stops it.\n\
 The page plays against Tarpon (clocks or time per move, strength levels), analyses positions\n\
 and games, and saves games as PGN. Its JSON API is documented in docs/serve.md.\n\n\
@@ -344,6 +359,7 @@ tarpon serve --host 0.0.0.0     (reachable from the network: be careful)"
     },
     /// Evaluate a position with its best line, or annotate every move of the games in a PGN file
     #[command(
+        display_order = 2,
         visible_alias = "analyze",
         after_help = "A game's moves get an [%eval] comment, the best move where another was played, and a\n\
 mark by the expected score they give away: ?! from 0.05, ? from 0.10, ?? from 0.20\n\
@@ -356,7 +372,7 @@ tarpon analyse --pgn games.pgn --depth 10 > annotated.pgn"
         /// The position to analyse (a FEN, in quotes; default: the initial position)
         #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
         fen: Option<String>,
-        /// Annotate every move of the games in this PGN file
+        /// Annotate every move of the games in this PGN file (default: analyse the --fen position)
         #[arg(long, value_name = "FILE")]
         pgn: Option<PathBuf>,
         /// Where to write the annotated games (default: standard output)
@@ -367,9 +383,10 @@ tarpon analyse --pgn games.pgn --depth 10 > annotated.pgn"
     },
     /// Run a test suite of EPD positions (bm, am, dm) and count the positions solved
     #[command(
+        display_order = 4,
         after_help = "Each line: the four FEN fields, then operations such as bm Nf3; am Qxb7; dm 3; id \"name\";\n\
 Moves in SAN or UCI notation. Prints the failures, then 'Solved: <x>/<y> in <t> s'.\n\
---threads T searches T positions at a time (each its own single-threaded search).\n\n\
+--threads N searches N positions at a time (each its own single-threaded search).\n\n\
 Examples:\n  tarpon epd wac.epd --movetime 1000\n  tarpon epd mates.epd --depth 8 --threads 2\n  \
 tarpon epd suite.epd --nodes 100000"
     )]
@@ -379,7 +396,7 @@ tarpon epd suite.epd --nodes 100000"
         #[command(flatten)]
         search: SearchArgs,
         /// Positions searched at the same time
-        #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
     },
 }
@@ -388,19 +405,19 @@ tarpon epd suite.epd --nodes 100000"
 /// ends the search; 1000 ms per move when none is given.
 #[derive(Args)]
 struct SearchArgs {
-    /// Search depth in plies
+    /// Search depth in plies (default: no limit; 1000 ms a move when no limit is given)
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(i32).range(1..=200), help_heading = "Search")]
     depth: Option<i32>,
-    /// Time per move in milliseconds
+    /// Time per move in milliseconds (default: 1000 ms a move when no limit is given)
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Search")]
     movetime: Option<u64>,
-    /// Nodes per move
+    /// Nodes per move (default: no limit; 1000 ms a move when no limit is given)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Search")]
     nodes: Option<u64>,
     /// Hash table in MB
     #[arg(long, value_name = "MB", default_value_t = tarpon::tools::engine::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Search")]
     hash: u32,
-    /// Syzygy tablebase directories, separated by ':' (';' on Windows)
+    /// Syzygy tablebase directories, separated by ':' (';' on Windows; default: none)
     #[arg(long, value_name = "DIRS", help_heading = "Search")]
     syzygy: Option<String>,
 }

@@ -222,3 +222,328 @@ fn bad_arguments_are_explained_with_a_failure_status() {
         assert!(err.contains(words), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_save_file_that_cannot_be_written_fails_before_the_first_move() {
+    let missing = common::temp_path("no-such-folder").join("game.pgn");
+    let save = missing.to_str().unwrap();
+    let (ok, out, err) = play(&["--depth", "1", "--save", save], "e4\nquit\n");
+    assert!(!ok, "{out}");
+    assert!(err.contains(&format!("cannot write {save}")), "{err}");
+    assert!(!out.contains("your move"), "{out}");
+}
+
+/// Reads `stdout` until `count` prompts for the person's move have appeared; returns the
+/// text read.
+fn read_prompts(stdout: &mut impl Read, count: usize) -> String {
+    let mut seen = Vec::new();
+    let mut byte = [0u8];
+    while String::from_utf8_lossy(&seen)
+        .matches("your move: ")
+        .count()
+        < count
+    {
+        if stdout.read(&mut byte).unwrap() == 0 {
+            break;
+        }
+        seen.push(byte[0]);
+    }
+    String::from_utf8_lossy(&seen).into()
+}
+
+#[test]
+fn the_save_file_holds_every_move_while_the_game_goes_on_and_survives_a_kill() {
+    let dir = common::temp_dir("saved-as-it-goes");
+    let path = dir.join("game.pgn");
+    let mut child = engine::spawn(&[
+        "play",
+        "--ascii",
+        "--depth",
+        "1",
+        "--save",
+        path.to_str().unwrap(),
+    ]);
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"e4\n").unwrap();
+    // The second prompt comes after Tarpon's reply: both moves are in the file by then.
+    let out = read_prompts(&mut stdout, 2);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let game = &pgn_check::replay(&text)[0];
+    assert_eq!(game.sans.len(), 2, "{text}");
+    assert_eq!(game.sans[0], "e4");
+    // A kill (a crash, or Ctrl-C) leaves the file as it was, and no temporary file.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_resignation_cannot_be_taken_back() {
+    let path = common::temp_path("resigned.pgn");
+    let save = path.to_str().unwrap();
+    let (ok, out, err) = play(
+        &["--depth", "1", "--save", save],
+        "e4\nresign\nundo\npgn\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("You resigned: the game is over and cannot be taken back."),
+        "{out}"
+    );
+    assert!(!out.contains("Taken back."), "{out}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let game = &pgn_check::replay(&text)[0];
+    assert_eq!(
+        (game.sans.len(), game.result.as_str()),
+        (2, "0-1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_ambiguous_move_names_its_candidates() {
+    // Knights on c3 and d4 can both go to b5; three rooks can reach d4 (a4, h4, d1).
+    let knights = "4k3/8/8/8/3N4/2N5/8/4K3 w - - 0 1";
+    let (ok, out, err) = play(&["--fen", knights, "--depth", "1"], "Nb5\nnb5\nquit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("'Nb5' is ambiguous: Ncb5 or Ndb5."), "{out}");
+    assert!(out.contains("'nb5' is ambiguous: Ncb5 or Ndb5."), "{out}");
+    let rooks = "4k3/8/8/8/R6R/8/8/3RK3 w - - 0 1";
+    let (ok, out, err) = play(&["--fen", rooks, "--depth", "1"], "Rd4\nquit\n");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("'Rd4' is ambiguous: Rdd4, Rad4 or Rhd4."),
+        "{out}"
+    );
+}
+
+/// The lines of the legal-move list in `out`: the first from its label on, then the
+/// indented ones that continue it.
+fn move_list_lines<'a>(out: &'a str, label: &str) -> Vec<&'a str> {
+    let mut lines = out.lines().skip_while(|l| !l.starts_with(label));
+    let first = lines
+        .next()
+        .unwrap_or_else(|| panic!("no '{label}' in {out}"));
+    std::iter::once(first)
+        .chain(lines.take_while(|l| l.starts_with("  ")))
+        .collect()
+}
+
+#[test]
+fn the_move_list_wraps_between_moves_at_the_width() {
+    use shakmaty::{Chess, Position as _, fen::Fen, san::San};
+    // 48 legal moves: more than one line of 80 columns.
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let position: Chess = Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    // Output to a pipe has no terminal width: 80 columns, or what COLUMNS says.
+    for (columns, width) in [(None, 80), (Some("40"), 40)] {
+        let mut command = std::process::Command::new(engine::TARPON);
+        command.args(["play", "--ascii", "--depth", "1", "--fen", fen]);
+        match columns {
+            Some(c) => command.env("COLUMNS", c),
+            None => command.env_remove("COLUMNS"),
+        };
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"moves\nQa8\nquit\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let out = String::from_utf8_lossy(&out.stdout);
+        // The list the command prints, and the one an illegal move gets.
+        for label in ["Legal moves:", "'Qa8' is not legal here. Legal moves:"] {
+            let lines = move_list_lines(&out, label);
+            assert!(lines.len() > 1, "{out}");
+            assert!(lines.iter().all(|l| l.len() <= width), "{width}: {out}");
+            // Every word is a whole legal move, and every legal move is there once.
+            let text = lines.join("\n");
+            let mut words: Vec<&str> = text[label.len()..].split_whitespace().collect();
+            for word in &words {
+                let san: San = word.parse().unwrap_or_else(|_| panic!("{word}: {out}"));
+                san.to_move(&position)
+                    .unwrap_or_else(|_| panic!("{word}: {out}"));
+            }
+            words.sort_unstable();
+            words.dedup();
+            assert_eq!(words.len(), position.legal_moves().len(), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_game_on_a_clock_records_the_time_left_after_each_move() {
+    let path = common::temp_path("clocked.pgn");
+    let save = path.to_str().unwrap();
+    let (ok, _, err) = play(
+        &["--tc", "1+2", "--depth", "1", "--save", save],
+        "e4\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(pgn_check::replay(&text)[0].sans.len(), 2, "{text}");
+    // Quick moves: each side has its minute and most of the 2 s increment.
+    assert!(text.contains("1. e4 { [%clk 0:01:01] } "), "{text}");
+    assert_eq!(text.matches("{ [%clk 0:01:01] }").count(), 2, "{text}");
+    assert!(text.contains("[TimeControl \"60+2\"]"), "{text}");
+    // Without a clock there is none.
+    let (ok, out_plain, _) = play(&["--depth", "1"], "e4\npgn\nquit\n");
+    assert!(ok && !out_plain.contains("%clk"), "{out_plain}");
+}
+
+#[test]
+fn eval_gives_tarpons_evaluation_from_whites_side() {
+    // The person plays Black, a queen up: the evaluation is negative (good for Black),
+    // as lichess shows it, though the side to move is Black.
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1";
+    let (ok, out, err) = play(
+        &["--black", "--fen", fen, "--depth", "4"],
+        "eval\nhelp\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Evaluation: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains(", White's point of view (depth "), "{line}");
+    let pawns: f64 = line["Evaluation: ".len()..]
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(pawns < -5.0, "{line}");
+    assert!(out.contains("\n  eval "), "help lists it: {out}");
+    // A mate is counted in moves, for the side that gives it.
+    let mate = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+    let (ok, out, err) = play(&["--fen", mate, "--depth", "4"], "eval\nquit\n");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Evaluation: #1, White's point of view: White mates in 1 (depth "),
+        "{out}"
+    );
+}
+
+/// `tarpon` with `args`, its input and output a pseudo-terminal, as in a terminal window:
+/// the child, the terminal's other side (what the test types and reads), and what was
+/// read from it so far (a thread keeps reading).
+#[cfg(unix)]
+fn spawn_on_terminal(
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::fs::File,
+    std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: the calls of the POSIX pseudo-terminal API, in its order; each result is
+    // checked, and `ptsname`'s static string is copied at once (no other test calls it).
+    let (master, slave_name) = unsafe {
+        let fd = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(fd >= 0, "posix_openpt");
+        assert_eq!(libc::grantpt(fd), 0, "grantpt");
+        assert_eq!(libc::unlockpt(fd), 0, "unlockpt");
+        let name = libc::ptsname(fd);
+        assert!(!name.is_null(), "ptsname");
+        let name = std::ffi::CStr::from_ptr(name).to_str().unwrap().to_string();
+        (std::fs::File::from_raw_fd(fd), name)
+    };
+    let slave = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&slave_name)
+        .unwrap();
+    let child = std::process::Command::new(engine::TARPON)
+        .args(args)
+        .env("TERM", "xterm")
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(slave)
+        .spawn()
+        .unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (mut reader, sink) = (master.try_clone().unwrap(), seen.clone());
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        // Ends when the child has closed the terminal (an error on Linux, 0 elsewhere).
+        while let Ok(n @ 1..) = reader.read(&mut buffer) {
+            sink.lock().unwrap().extend_from_slice(&buffer[..n]);
+        }
+    });
+    (child, master, seen)
+}
+
+/// Waits until `seen` holds `count` copies of `text`; returns all of it.
+#[cfg(unix)]
+fn wait_for(seen: &std::sync::Mutex<Vec<u8>>, text: &str, count: usize) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let now = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+        if now.matches(text).count() >= count {
+            return now;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no {text:?} in {now:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn on_a_terminal_the_clock_runs_while_the_person_and_tarpon_think() {
+    let (mut child, mut terminal, seen) =
+        spawn_on_terminal(&["play", "--ascii", "--tc", "1+0", "--depth", "1"]);
+    wait_for(&seen, "your move: ", 1);
+    // The person thinks for over two seconds: their clock, on the line above the prompt,
+    // is redrawn at least twice (the cursor goes up to it and back).
+    std::thread::sleep(Duration::from_millis(2300));
+    terminal.write_all(b"e4\n").unwrap();
+    let out = wait_for(&seen, "your move: ", 2);
+    terminal.write_all(b"quit\n").unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{out:?}");
+    let thinking = &out[out.find("your move: ").unwrap()..out.find("e4").unwrap()];
+    let redraws: Vec<&str> = thinking
+        .split("\x1b7\x1b[1A\rClock: White ")
+        .skip(1)
+        .map(|s| &s[..4])
+        .collect();
+    assert!(redraws.len() >= 2, "{thinking:?}");
+    assert!(redraws.iter().all(|t| t.starts_with("0:5")), "{redraws:?}");
+    // Tarpon's thinking line carries both clocks, White's stopped at the move.
+    assert!(out.contains("Tarpon is thinking...  White 0:5"), "{out:?}");
+
+    // A person who does not move loses on time as the clock runs out (1.2 s here), without
+    // typing anything.
+    let (mut child, mut terminal, seen) =
+        spawn_on_terminal(&["play", "--ascii", "--tc", "0.02+0", "--depth", "1"]);
+    wait_for(&seen, "White ran out of time: Black wins (0-1)", 1);
+    terminal.write_all(b"quit\n").unwrap();
+    assert!(child.wait().unwrap().success());
+
+    // Output to a pipe gets no control sequences and no redraws: one clock line a prompt.
+    let (ok, out, _) = play_after(
+        &["--tc", "1+0", "--depth", "1"],
+        "e4\nquit\n",
+        Duration::from_millis(1200),
+    );
+    assert!(ok, "{out}");
+    assert!(!out.contains('\x1b'), "{out:?}");
+    assert_eq!(out.matches("Clock: ").count(), 2, "{out}");
+}

@@ -3,7 +3,7 @@
 
 use super::board::Board;
 use super::movegen::{gives_check, legal_moves};
-use super::moves::{Move, MoveKind};
+use super::moves::{Move, MoveKind, MoveList};
 use super::types::{PieceType, Square};
 use std::fmt;
 
@@ -148,17 +148,31 @@ fn san_without_suffix(board: &Board, m: Move) -> String {
 /// people and files write: check and annotation marks (`+ # ! ?`) are ignored, the capture
 /// sign is optional, castling may use `O` or `0`, and the promotion `=` may be left out.
 pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
+    match *san_matches(board, text)? {
+        [m] => Ok(m),
+        [] => Err(MoveError::Illegal(text.to_string())),
+        _ => Err(MoveError::Ambiguous(text.to_string())),
+    }
+}
+
+/// Every legal move that a SAN text, read as `parse_san` reads it, fits: one for a good
+/// move, none for an illegal one, several for an ambiguous one (`Nb5` with knights on c3
+/// and d4), so that a message can name them. An error only if the text is not SAN.
+pub fn san_matches(board: &Board, text: &str) -> Result<MoveList, MoveError> {
     let syntax = || MoveError::Syntax(text.to_string());
     let core = text.trim_end_matches(['+', '#', '!', '?']);
     let moves = legal_moves(board);
+    let mut found = MoveList::new();
 
     if matches!(core, "O-O" | "0-0" | "O-O-O" | "0-0-0") {
         let short = core.len() == 3;
-        return moves
+        if let Some(&m) = moves
             .iter()
             .find(|m| m.kind() == MoveKind::Castling && (m.to() > m.from()) == short)
-            .copied()
-            .ok_or_else(|| MoveError::Illegal(text.to_string()));
+        {
+            found.push(m);
+        }
+        return Ok(found);
     }
     if !core.is_ascii() || core.len() < 2 {
         return Err(syntax());
@@ -199,17 +213,15 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
         file = Some(to.file());
     }
 
-    let mut found = moves.iter().filter(|m| {
+    for &m in moves.iter().filter(|m| {
         m.kind() != MoveKind::Castling
             && m.to() == to
             && board.piece_on(m.from()).map(|p| p.kind()) == Some(kind)
             && m.promotion_piece() == promotion
             && file.is_none_or(|f| m.from().file() == f)
             && rank.is_none_or(|r| m.from().rank() == r)
-    });
-    match (found.next(), found.next()) {
-        (Some(&m), None) => Ok(m),
-        (Some(_), Some(_)) => Err(MoveError::Ambiguous(text.to_string())),
-        (None, _) => Err(MoveError::Illegal(text.to_string())),
+    }) {
+        found.push(m);
     }
+    Ok(found)
 }

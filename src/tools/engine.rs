@@ -4,7 +4,7 @@
 //! lines, moves typed in either SAN or UCI).
 
 use crate::chess::movegen::legal_moves;
-use crate::chess::notation::{MoveError, parse_san, parse_uci, to_san};
+use crate::chess::notation::{MoveError, parse_san, parse_uci, san_matches, to_san};
 use crate::chess::{Board, Color, Move, Position};
 use crate::search::history::Histories;
 use crate::search::timeman::Limits;
@@ -390,17 +390,40 @@ pub fn parse_move_text(board: &Board, text: &str) -> Result<Move, MoveError> {
     }
     match parse_san(board, text) {
         Ok(m) => Ok(m),
-        Err(error) => {
-            let mut chars = text.chars();
-            match chars.next() {
-                Some(c @ ('n' | 'r' | 'q' | 'k')) => {
-                    let upper = format!("{}{}", c.to_ascii_uppercase(), chars.as_str());
-                    parse_san(board, &upper).map_err(|_| error)
-                }
-                _ => Err(error),
-            }
-        }
+        Err(error) => match capital_piece(text) {
+            // An ambiguous `nb5` says so (its moves are then named), rather than that the
+            // text is no move at all.
+            Some(upper) => parse_san(board, &upper).map_err(|e| match e {
+                MoveError::Ambiguous(_) => e,
+                _ => error,
+            }),
+            None => Err(error),
+        },
     }
+}
+
+/// `text` with a lower-case piece letter made a capital (`nf3` -> `Nf3`); none for `b`,
+/// which is a pawn's file.
+fn capital_piece(text: &str) -> Option<String> {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c @ ('n' | 'r' | 'q' | 'k')) => {
+            Some(format!("{}{}", c.to_ascii_uppercase(), chars.as_str()))
+        }
+        _ => None,
+    }
+}
+
+/// The legal moves an ambiguous move text could mean, as `parse_move_text` reads it
+/// (`Nb5` with knights on c3 and d4: the one from c3 and the one from d4); empty when the
+/// text is not ambiguous.
+pub fn ambiguous_moves(board: &Board, text: &str) -> Vec<Move> {
+    [Some(text.to_string()), capital_piece(text)]
+        .into_iter()
+        .flatten()
+        .filter_map(|t| san_matches(board, &t).ok())
+        .find(|moves| moves.len() > 1)
+        .map_or_else(Vec::new, |moves| moves.to_vec())
 }
 
 /// The message for output that could not be written (a closed pipe, a full disk).

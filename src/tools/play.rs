@@ -8,15 +8,16 @@
 
 use super::diagram::{self, Style};
 use super::engine::{
-    self, Analysis, Engine, Settings, legal_sans, numbered_san, parse_move_text, write_error,
+    self, Analysis, Engine, Eval, Settings, legal_sans, numbered_san, parse_move_text, write_error,
 };
 use super::pgn;
-use crate::chess::notation::MoveError;
+use crate::chess::notation::{MoveError, to_san};
 use crate::chess::{Board, Color, MoveKind, Outcome, Position, Square};
 use crate::search::skill::Skill;
 use crate::search::timeman::Limits;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Both players' clock: a base time and an increment added after each move.
@@ -74,7 +75,8 @@ pub struct Options {
     pub search: Settings,
     /// Tarpon's strength limit (`--elo`, `--level`); `None` for full strength.
     pub strength: Option<Skill>,
-    /// Where to write the game as PGN when it ends and when the program ends.
+    /// Where to keep the game as PGN: written at the start and rewritten after every
+    /// move, so that it always holds the game so far.
     pub save: Option<PathBuf>,
     pub style: Style,
 }
@@ -111,6 +113,15 @@ impl Opponent {
         self.engine.search(position, limits, |_| {})
     }
 
+    /// A short search of `position` for its evaluation, at full strength: at most
+    /// `EVAL_MS`, and within a depth or node limit if one was given.
+    pub fn evaluate(&mut self, position: &Position) -> Analysis {
+        self.engine.options.skill = None;
+        let mut limits = self.settings.limits();
+        limits.move_time = Some(limits.move_time.map_or(EVAL_MS, |ms| ms.min(EVAL_MS)));
+        self.engine.search(position, limits, |_| {})
+    }
+
     /// The move Tarpon would play for the person: its own limits without the clock (so
     /// one second, unless a depth, time or node limit was given).
     /// The hint is at full strength: the person asks for the best move, not a weak one.
@@ -119,6 +130,10 @@ impl Opponent {
         self.engine.search(position, self.settings.limits(), |_| {})
     }
 }
+
+/// The longest search for `eval`: long enough for a sound figure, short enough to ask
+/// for it at any moment of a game.
+const EVAL_MS: u64 = 500;
 
 /// The limits of Tarpon's search for a move: its clock (remaining time and increment) if
 /// the game has one, with a depth or node limit of `settings` still applying (a weaker
@@ -207,6 +222,70 @@ impl Ending {
     }
 }
 
+/// `label` and `words` separated by spaces, in lines of at most `width` columns broken
+/// between words, never inside one; the lines after the first are indented by two spaces.
+fn wrap_words(label: &str, words: &[String], width: usize) -> String {
+    const INDENT: &str = "  ";
+    let mut text = label.to_string();
+    let mut line_length = label.chars().count();
+    for word in words {
+        let length = word.chars().count();
+        if line_length + 1 + length > width && line_length > INDENT.len() {
+            text.push('\n');
+            text.push_str(INDENT);
+            line_length = INDENT.len();
+        } else {
+            text.push(' ');
+            line_length += 1;
+        }
+        text.push_str(word);
+        line_length += length;
+    }
+    text
+}
+
+/// The width of the output in columns: the terminal's, else `COLUMNS` (which shells set),
+/// else 80.
+fn width() -> usize {
+    terminal_columns()
+        .or_else(|| {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse().ok())
+        })
+        .filter(|&columns: &usize| columns > 0)
+        .unwrap_or(80)
+}
+
+/// The columns of the terminal standard output writes to, if it is one.
+#[cfg(unix)]
+fn terminal_columns() -> Option<usize> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes a `winsize` through the pointer, which points to one that
+    // lives through the call; on anything but a terminal the call fails and writes nothing.
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+#[cfg(not(unix))]
+fn terminal_columns() -> Option<usize> {
+    None
+}
+
+/// `a`, `a or b`, `a, b or c`: choices in words.
+fn one_of(choices: &[String]) -> String {
+    match choices {
+        [] => String::new(),
+        [only] => only.clone(),
+        [first @ .., last] => format!("{} or {last}", first.join(", ")),
+    }
+}
+
 pub(crate) fn name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
@@ -248,6 +327,60 @@ fn clock_text(d: Duration) -> String {
     }
 }
 
+/// Both clocks in words, `White 4:59  Black 5:00`; `running`: the side whose clock runs,
+/// and for how long it has, not yet charged.
+fn clock_words(clock: Option<&Clock>, running: Option<(Color, Duration)>) -> String {
+    let Some(clock) = clock else {
+        return String::new();
+    };
+    let mut remaining = clock.remaining;
+    if let Some((side, used)) = running {
+        let left = &mut remaining[side.index()];
+        *left = left.saturating_sub(used);
+    }
+    let [white, black] = remaining.map(clock_text);
+    format!("White {white}  Black {black}")
+}
+
+/// Runs `work` on a thread of its own and `tick` on this one, at once and then every
+/// `every` until the work is done. The work is not interrupted: an error of `tick` (the
+/// output is gone) stops the ticks and is returned when the work is done.
+fn while_running<T: Send>(
+    work: impl FnOnce() -> T + Send,
+    every: Duration,
+    mut tick: impl FnMut() -> Result<(), String>,
+) -> Result<T, String> {
+    std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel();
+        let worker = scope.spawn(move || {
+            let value = work();
+            let _ = done.send(());
+            value
+        });
+        let mut ticking = Ok(());
+        loop {
+            if ticking.is_ok() {
+                ticking = tick();
+            }
+            // A panic of the work drops the sender: the join below passes it on.
+            match finished.recv_timeout(every) {
+                Err(RecvTimeoutError::Timeout) => {}
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        let value = worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        ticking.map(|()| value)
+    })
+}
+
+/// `h:mm:ss` for a PGN `[%clk]` comment (whole seconds, as the clock shows them).
+fn pgn_clock(d: Duration) -> String {
+    let secs = d.as_secs();
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
 /// What the loop does after a command.
 #[derive(PartialEq, Eq)]
 enum Flow {
@@ -269,12 +402,19 @@ struct Session<'a> {
     turn_started: Instant,
     /// Whether the board on screen is the current one.
     board_shown: bool,
+    /// Whether the game ended by the person's resignation, which is final.
+    resigned: bool,
+    /// With a clock: the mover's time left after each move played, for the PGN.
+    clock_after: Vec<Duration>,
+    /// Whether the clock is redrawn while a side thinks (on a terminal, with `--tc`).
+    live: bool,
 }
 
 const HELP: &str = "\
 Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI notation (e2e4, e7e8q), or a command:
   undo         take back your last move (and Tarpon's reply)
   hint         ask Tarpon for a move
+  eval         Tarpon's evaluation of the position (from White's side, as lichess shows it)
   flip         turn the board around
   resign       give up the game
   pgn          show the game so far as PGN
@@ -289,8 +429,53 @@ pub fn run_terminal(options: &Options) -> Result<(), String> {
     let stdin = io::stdin();
     // Piped input is not shown by the terminal: echo it, so the transcript reads as a game.
     let echo = !stdin.is_terminal();
-    run(options, &mut stdin.lock(), &mut io::stdout(), echo)
+    // A running clock is redrawn in place, which only a terminal shows as such (a file or
+    // a pipe would get a copy every tenth of a second).
+    let live = options.time_control.is_some()
+        && io::stdout().is_terminal()
+        && std::env::var("TERM").is_ok_and(|term| term != "dumb");
+    if live {
+        run_with(
+            options,
+            Input::Lines(read_lines_behind()),
+            &mut io::stdout(),
+            echo,
+            true,
+        )
+    } else {
+        run(options, &mut stdin.lock(), &mut io::stdout(), echo)
+    }
 }
+
+/// Where the person's lines come from.
+enum Input<'a> {
+    /// Read when wanted; waiting for a line blocks the game.
+    Reader(&'a mut dyn BufRead),
+    /// Read by a thread as they come, so that waiting for one can stop to redraw the
+    /// clock; an empty text is the end of the input.
+    Lines(Receiver<io::Result<String>>),
+}
+
+/// Standard input's lines, read by a thread of their own.
+fn read_lines_behind() -> Receiver<io::Result<String>> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        loop {
+            let mut line = String::new();
+            let read = stdin.lock().read_line(&mut line);
+            let last = !matches!(read, Ok(n) if n > 0);
+            if sender.send(read.map(|_| line)).is_err() || last {
+                return;
+            }
+        }
+    });
+    receiver
+}
+
+/// How often a live clock is looked at; it is redrawn when its text changes (every
+/// second, or every tenth in the last twenty seconds).
+const CLOCK_TICK: Duration = Duration::from_millis(50);
 
 /// Plays a game reading the person's lines from `input` and writing to `out`; `echo`
 /// repeats each line read after its prompt.
@@ -299,6 +484,18 @@ pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     echo: bool,
+) -> Result<(), String> {
+    run_with(options, Input::Reader(input), out, echo, false)
+}
+
+/// As `run`; `live`: the clock, if there is one, is redrawn while a side thinks, with
+/// terminal control sequences (and a person's flag falls as it happens).
+fn run_with(
+    options: &Options,
+    mut input: Input,
+    out: &mut dyn Write,
+    echo: bool,
+    live: bool,
 ) -> Result<(), String> {
     let position = match &options.fen {
         Some(fen) => Position::from_fen(fen, false).map_err(|e| format!("bad FEN: {e}"))?,
@@ -319,7 +516,15 @@ pub fn run(
         black_below: options.human == Color::Black,
         turn_started: Instant::now(),
         board_shown: false,
+        resigned: false,
+        clock_after: Vec::new(),
+        live: live && options.time_control.is_some(),
     };
+    // A --save file that cannot be written fails now, not after a game that would be lost:
+    // writing the empty game is the check (the file is written again as the game goes).
+    if let Some(path) = &options.save {
+        session.save(path).map_err(|e| format!("--save: {e}"))?;
+    }
     for note in notes {
         session.say(&note)?;
     }
@@ -341,7 +546,7 @@ pub fn run(
         name(options.human)
     ))?;
     session.check_outcome()?;
-    let result = session.play(input, echo);
+    let result = session.play(&mut input, echo);
     if let Some(path) = &options.save {
         session.save(path)?;
     }
@@ -358,7 +563,7 @@ impl Session<'_> {
     }
 
     /// The loop: Tarpon moves when it is its turn; otherwise a line is read and obeyed.
-    fn play(&mut self, input: &mut dyn BufRead, echo: bool) -> Result<(), String> {
+    fn play(&mut self, input: &mut Input, echo: bool) -> Result<(), String> {
         loop {
             if self.ending.is_none() && !self.human_to_move() {
                 self.engine_move()?;
@@ -369,14 +574,14 @@ impl Session<'_> {
                 self.turn_started = Instant::now();
             }
             self.prompt()?;
-            let mut line = String::new();
-            let read = input
-                .read_line(&mut line)
-                .map_err(|e| format!("cannot read the input: {e}"))?;
+            let Some(line) = self.read_line(input)? else {
+                // The person's flag fell while they thought.
+                continue;
+            };
             if echo {
                 self.say(line.trim_end())?;
             }
-            if read == 0 {
+            if line.is_empty() {
                 if !echo {
                     self.say("")?;
                 }
@@ -388,12 +593,63 @@ impl Session<'_> {
         }
     }
 
+    /// The person's next line (empty at the end of the input), or `None` if their time ran
+    /// out first (only seen with a live clock, which is redrawn meanwhile).
+    fn read_line(&mut self, input: &mut Input) -> Result<Option<String>, String> {
+        let read_error = |e: io::Error| format!("cannot read the input: {e}");
+        let lines = match input {
+            Input::Reader(reader) => {
+                let mut line = String::new();
+                reader.read_line(&mut line).map_err(read_error)?;
+                return Ok(Some(line));
+            }
+            Input::Lines(lines) => lines,
+        };
+        let human = self.options.human;
+        // As the prompt showed it.
+        let mut shown = clock_words(
+            self.clock.as_ref(),
+            Some((human, self.turn_started.elapsed())),
+        );
+        loop {
+            let running = self.live && self.ending.is_none();
+            let line = if running {
+                lines.recv_timeout(CLOCK_TICK)
+            } else {
+                lines.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            };
+            match line {
+                Ok(line) => return line.map(Some).map_err(read_error),
+                Err(RecvTimeoutError::Disconnected) => return Ok(Some(String::new())),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let thinking = self.turn_started.elapsed();
+            let Some(clock) = &self.clock else { continue };
+            if clock.remaining[human.index()] <= thinking {
+                // Off the prompt's line, then the end of the game.
+                self.say("")?;
+                let ending = Ending::time_forfeit(human, &self.position);
+                self.end(ending)?;
+                return Ok(None);
+            }
+            let words = clock_words(self.clock.as_ref(), Some((human, thinking)));
+            if words != shown {
+                // The clock's line is the one above the prompt: the cursor goes up to it
+                // and comes back to where the person is typing (save and restore).
+                write!(self.out, "\x1b7\x1b[1A\rClock: {words}\x1b[K\x1b8")
+                    .and_then(|()| self.out.flush())
+                    .map_err(write_error)?;
+                shown = words;
+            }
+        }
+    }
+
     fn prompt(&mut self) -> Result<(), String> {
-        if let Some(clock) = &self.clock
-            && self.ending.is_none()
-        {
-            let [white, black] = clock.remaining.map(clock_text);
-            self.say(&format!("Clock: White {white}  Black {black}"))?;
+        if self.clock.is_some() && self.ending.is_none() {
+            let human = self.options.human;
+            let running = self.live.then(|| (human, self.turn_started.elapsed()));
+            let words = clock_words(self.clock.as_ref(), running);
+            self.say(&format!("Clock: {words}"))?;
         }
         let text = if self.ending.is_some() {
             "game over> ".to_string()
@@ -450,6 +706,7 @@ impl Session<'_> {
             "quit" | "exit" => return Ok(Flow::Quit),
             "undo" | "takeback" => self.undo()?,
             "hint" => self.hint()?,
+            "eval" => self.evaluate()?,
             "flip" => {
                 self.black_below = !self.black_below;
                 self.show_board()?;
@@ -460,8 +717,8 @@ impl Session<'_> {
                 self.say(&fen)?;
             }
             "moves" => {
-                let moves = legal_sans(&self.position).join(" ");
-                self.say(&format!("Legal moves: {moves}"))?;
+                let text = wrap_words("Legal moves:", &legal_sans(&self.position), width());
+                self.say(&text)?;
             }
             "pgn" => {
                 let text = pgn::write_game(&self.record());
@@ -487,6 +744,7 @@ impl Session<'_> {
                 } else {
                     let loser = self.options.human;
                     let reason = format!("{} resigns: {} wins", name(loser), name(loser.flip()));
+                    self.resigned = true;
                     self.end(Ending::win(loser.flip(), reason, "normal"))?;
                 }
             }
@@ -504,21 +762,23 @@ impl Session<'_> {
                 ));
             }
             Err(MoveError::Ambiguous(_)) => {
-                return self.say(&format!(
-                    "'{text}' could be more than one move: add the piece's file or rank (e.g. Nbd2)."
-                ));
+                let sans: Vec<String> = engine::ambiguous_moves(&self.position, text)
+                    .into_iter()
+                    .map(|m| to_san(&self.position, m))
+                    .collect();
+                return self.say(&format!("'{text}' is ambiguous: {}.", one_of(&sans)));
             }
             Err(MoveError::Illegal(_)) => {
                 if self.ending.is_some() {
-                    return self
-                        .say("The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'.");
+                    return self.say(self.game_over_words());
                 }
-                let moves = legal_sans(&self.position).join(" ");
-                return self.say(&format!("'{text}' is not legal here. Legal moves: {moves}"));
+                let label = format!("'{text}' is not legal here. Legal moves:");
+                let moves = wrap_words(&label, &legal_sans(&self.position), width());
+                return self.say(&moves);
             }
         };
         if self.ending.is_some() {
-            return self.say("The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'.");
+            return self.say(self.game_over_words());
         }
         let used = self.turn_started.elapsed();
         self.play_move(m, used)
@@ -528,15 +788,32 @@ impl Session<'_> {
     /// game. A move made after the flag fell is not played.
     fn play_move(&mut self, m: crate::chess::Move, used: Duration) -> Result<(), String> {
         let side = self.position.side_to_move();
-        if let Some(clock) = &mut self.clock
-            && !clock.charge(side, used)
-        {
-            let ending = Ending::time_forfeit(side, &self.position);
-            return self.end(ending);
+        if let Some(clock) = &mut self.clock {
+            if !clock.charge(side, used) {
+                let ending = Ending::time_forfeit(side, &self.position);
+                return self.end(ending);
+            }
+            self.clock_after.push(clock.remaining[side.index()]);
         }
         self.position.make(m);
         self.board_shown = false;
-        self.check_outcome()
+        self.check_outcome()?;
+        if self.ending.is_none() {
+            self.keep_saved()?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites the --save file with the game so far, so that a crash or Ctrl-C loses
+    /// nothing. A failure here (a full disk) is told but does not stop the game.
+    fn keep_saved(&mut self) -> Result<(), String> {
+        let Some(path) = &self.options.save else {
+            return Ok(());
+        };
+        match self.save(path) {
+            Ok(()) => Ok(()),
+            Err(e) => self.say(&format!("warning: {e}")),
+        }
     }
 
     /// Ends the game if the rules say it is over.
@@ -557,24 +834,93 @@ impl Session<'_> {
             self.save(&path)?;
             self.say(&format!("Saved the game to {}", path.display()))?;
         }
-        self.say(
-            "Type 'pgn' to see the game, 'save FILE' to keep it, 'undo' to take back, or 'quit'.",
-        )
+        if self.takeback_refusal().is_some() {
+            self.say("Type 'pgn' to see the game, 'save FILE' to keep it, or 'quit'.")
+        } else {
+            self.say(
+                "Type 'pgn' to see the game, 'save FILE' to keep it, 'undo' to take back, or 'quit'.",
+            )
+        }
+    }
+
+    /// The answer to a move typed after the game ended.
+    fn game_over_words(&self) -> &'static str {
+        if self.takeback_refusal().is_some() {
+            "The game is over. Type 'pgn', 'save FILE' or 'quit'."
+        } else {
+            "The game is over. Type 'undo', 'pgn', 'save FILE' or 'quit'."
+        }
+    }
+
+    /// Why the game cannot be taken back, if it cannot: a resignation is the person's
+    /// final word, and after a flag fell there is no time to play on (the clocks are not
+    /// turned back).
+    fn takeback_refusal(&self) -> Option<&'static str> {
+        if self.resigned {
+            Some("You resigned: the game is over and cannot be taken back.")
+        } else if self
+            .ending
+            .as_ref()
+            .is_some_and(|e| e.termination == "time forfeit")
+        {
+            Some("Time ran out: the game cannot be taken back.")
+        } else {
+            None
+        }
     }
 
     fn engine_move(&mut self) -> Result<(), String> {
-        self.say("Tarpon is thinking...")?;
         let side = self.position.side_to_move();
         let clock = self
             .clock
             .as_ref()
             .map(|c| (c.remaining[side.index()], c.control.increment));
         let started = Instant::now();
-        let analysis = self.opponent.choose_move(&self.position, clock);
+        let analysis = if self.live {
+            self.think_with_live_clock(clock, started)?
+        } else {
+            self.say("Tarpon is thinking...")?;
+            self.opponent.choose_move(&self.position, clock)
+        };
         let used = started.elapsed();
         let text = numbered_san(&self.position, analysis.best);
         self.say(&format!("Tarpon plays {text}"))?;
         self.play_move(analysis.best, used)
+    }
+
+    /// Tarpon's search for a move, on a thread of its own while this one redraws the
+    /// "thinking" line with the clocks, Tarpon's running since `started`.
+    fn think_with_live_clock(
+        &mut self,
+        clock: Option<(Duration, Duration)>,
+        started: Instant,
+    ) -> Result<Analysis, String> {
+        let side = self.position.side_to_move();
+        let Session {
+            opponent,
+            position,
+            out,
+            clock: game_clock,
+            ..
+        } = self;
+        let mut shown = None;
+        let analysis = while_running(
+            || opponent.choose_move(position, clock),
+            CLOCK_TICK,
+            || {
+                let words = clock_words(game_clock.as_ref(), Some((side, started.elapsed())));
+                if shown.as_ref() == Some(&words) {
+                    return Ok(());
+                }
+                write!(out, "\rTarpon is thinking...  {words}\x1b[K")
+                    .and_then(|()| out.flush())
+                    .map_err(write_error)?;
+                shown = Some(words);
+                Ok(())
+            },
+        )?;
+        writeln!(out).map_err(write_error)?;
+        Ok(analysis)
     }
 
     fn hint(&mut self) -> Result<(), String> {
@@ -592,21 +938,36 @@ impl Session<'_> {
         ))
     }
 
+    /// Tells Tarpon's evaluation of the position: positive is good for White, whoever
+    /// plays which side, as lichess and the PGN `[%eval]` comments show it.
+    fn evaluate(&mut self) -> Result<(), String> {
+        if let Some(outcome) = self.position.outcome() {
+            let ending = Ending::from_outcome(outcome);
+            return self.say(&format!("No evaluation: {}.", ending.reason));
+        }
+        let analysis = self.opponent.evaluate(&self.position);
+        let eval = analysis.eval().for_white(self.position.side_to_move());
+        let mate = match eval {
+            Eval::Mate(n) if n > 0 => format!(": White mates in {n}"),
+            Eval::Mate(n) => format!(": Black mates in {}", -n),
+            Eval::Centipawns(_) => String::new(),
+        };
+        self.say(&format!(
+            "Evaluation: {eval}, White's point of view{mate} (depth {})",
+            analysis.depth
+        ))
+    }
+
     /// Takes back moves up to and including the person's last one.
     fn undo(&mut self) -> Result<(), String> {
+        if let Some(refusal) = self.takeback_refusal() {
+            return self.say(refusal);
+        }
         let human = self.options.human;
         let plies = self.position.plies_played();
         let human_moved = plies >= 2 || (plies == 1 && self.start.side_to_move() == human);
         if !human_moved {
             return self.say("There is no move of yours to take back.");
-        }
-        // The clocks are not turned back: after a flag fell there is no time to play on.
-        if self
-            .ending
-            .as_ref()
-            .is_some_and(|e| e.termination == "time forfeit")
-        {
-            return self.say("Time ran out: the game cannot be taken back.");
         }
         loop {
             self.position.unmake();
@@ -616,7 +977,9 @@ impl Session<'_> {
         }
         self.ending = None;
         self.board_shown = false;
-        self.say("Taken back.")
+        self.clock_after.truncate(self.position.plies_played());
+        self.say("Taken back.")?;
+        self.keep_saved()
     }
 
     /// The game so far as a PGN record.
@@ -646,13 +1009,45 @@ impl Session<'_> {
             game.set_tag("TimeControl", &clock.control.pgn_text());
         }
         record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
+        // As lichess writes the clock: the time left after each move, before any other
+        // comment on it.
+        for (m, &left) in game.moves.iter_mut().zip(&self.clock_after) {
+            m.comments.insert(0, format!("[%clk {}]", pgn_clock(left)));
+        }
         game
     }
 
     fn save(&self, path: &Path) -> Result<(), String> {
-        std::fs::write(path, pgn::write_game(&self.record()))
+        write_atomically(path, &pgn::write_game(&self.record()))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it over `path`: a crash
+/// or Ctrl-C in the middle leaves the previous version whole, never half a file. (The
+/// temporary file must be in the same folder: a rename cannot cross file systems.)
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let Some(name) = path.file_name() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not the name of a file",
+        ));
+    };
+    let mut temporary = std::ffi::OsString::from(".");
+    temporary.push(name);
+    temporary.push(format!(".{}.tmp", std::process::id()));
+    let temporary = path.with_file_name(temporary);
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        file.write_all(text.as_bytes())?;
+        // On the disk before the rename, so that a system crash cannot leave the new
+        // name pointing at an empty file.
+        file.sync_all()
+    });
+    let result = written.and_then(|()| std::fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
 }
 
 /// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
@@ -729,6 +1124,47 @@ mod tests {
     }
 
     #[test]
+    fn words_wrap_between_moves() {
+        let words: Vec<String> = ["e4", "Nf3", "O-O-O", "exd8=Q+"].map(String::from).to_vec();
+        assert_eq!(
+            wrap_words("Moves:", &words, 80),
+            "Moves: e4 Nf3 O-O-O exd8=Q+"
+        );
+        assert_eq!(
+            wrap_words("Moves:", &words, 12),
+            "Moves: e4\n  Nf3 O-O-O\n  exd8=Q+"
+        );
+        // A word longer than the width has a line of its own.
+        assert_eq!(
+            wrap_words("Moves:", &words, 4),
+            "Moves:\n  e4\n  Nf3\n  O-O-O\n  exd8=Q+"
+        );
+    }
+
+    #[test]
+    fn ticks_come_while_the_work_runs() {
+        let mut ticks = 0;
+        let work = || {
+            std::thread::sleep(Duration::from_millis(300));
+            7
+        };
+        let every = Duration::from_millis(50);
+        let value = while_running(work, every, || {
+            ticks += 1;
+            Ok(())
+        });
+        assert_eq!(value, Ok(7));
+        assert!(ticks >= 3, "{ticks}");
+        // A failed tick (the output is gone) is the last, and the answer after the work.
+        let mut ticks = 0;
+        let result = while_running(work, every, || {
+            ticks += 1;
+            Err("gone".to_string())
+        });
+        assert_eq!((result, ticks), (Err("gone".to_string()), 1));
+    }
+
+    #[test]
     fn calendar_dates() {
         assert_eq!(date_from_days(0), (1970, 1, 1));
         assert_eq!(date_from_days(19_723), (2024, 1, 1));
@@ -749,6 +1185,8 @@ mod tests {
         assert!(!clock.charge(Color::Black, Duration::from_secs(60)));
         assert_eq!(clock_text(Duration::from_secs(125)), "2:05");
         assert_eq!(clock_text(Duration::from_millis(9_440)), "0:09.4");
+        assert_eq!(pgn_clock(Duration::from_millis(3_725_900)), "1:02:05");
+        assert_eq!(pgn_clock(Duration::from_millis(400)), "0:00:00");
     }
 
     #[test]
