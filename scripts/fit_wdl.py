@@ -23,7 +23,12 @@ adjudicated wins) are left out: the engine prints 1000/0/0 for those without the
 
 Usage:
     pip install numpy scipy
-    python3 scripts/fit_wdl.py /path/to/selfplay-*.bin
+    python3 scripts/fit_wdl.py [--degree D] /path/to/selfplay-*.bin
+
+Game shards (`.games`) are turned into records first: `tarpon convert X.games -o X.bin`.
+`--degree` (default 3) is the degree of the polynomials; with little data (a few hundred
+games) a cubic fits noise, and 1 (a straight line in the material) is the safer choice.
+The coefficients are always printed as cubics (leading zeros for a lower degree).
 
 It prints the coefficients as Rust constants for src/search/wdl.rs, and a table of
 predicted against observed results per material band, to check the fit.
@@ -78,8 +83,9 @@ def bins(files):
 
 
 def model(params, t, s):
-    a = np.polyval(params[:4], t)
-    b = np.polyval(params[4:], t)
+    half = len(params) // 2
+    a = np.polyval(params[:half], t)
+    b = np.maximum(np.polyval(params[half:], t), 1.0)
     win = 1 / (1 + np.exp(-(s - a) / b))
     loss = 1 / (1 + np.exp(-(-s - a) / b))
     return win, np.maximum(1 - win - loss, 1e-9), loss
@@ -95,12 +101,12 @@ def fit_one_material(c, s):
 
     def nll(p):
         t = np.zeros_like(s)
-        return nll_of(c, *model(np.array([0, 0, 0, p[0], 0, 0, 0, p[1]]), t, s))
+        return nll_of(c, *model(np.array([p[0], p[1]]), t, s))
 
     return minimize(nll, [100.0, 100.0], method="Nelder-Mead").x
 
 
-def fit(counts):
+def fit(counts, degree):
     # First every material count on its own; a weighted cubic through those (a, b) is the
     # starting point of the joint fit, which a poor start would leave in a bad minimum.
     ts, a_s, b_s, weights = [], [], [], []
@@ -114,12 +120,20 @@ def fit(counts):
         a_s.append(a)
         b_s.append(b)
         weights.append(np.sqrt(c.sum()))
-    start = np.concatenate([np.polyfit(ts, a_s, 3, w=weights), np.polyfit(ts, b_s, 3, w=weights)])
+    start = np.concatenate(
+        [np.polyfit(ts, a_s, degree, w=weights), np.polyfit(ts, b_s, degree, w=weights)]
+    )
 
     m_idx, s_idx = np.nonzero(counts.sum(axis=2))
     c = counts[m_idx, s_idx].astype(float)
     t = (m_idx + MATERIAL_MIN) / MATERIAL_REF
     s = s_idx * SCORE_BIN - SCORE_LIMIT + SCORE_BIN / 2
+    if degree < 3:
+        # Few data: the separate fits per material count are too noisy to start from;
+        # start from one (a, b) for all positions instead.
+        a, b = fit_one_material(c, s)
+        zeros = [0.0] * degree
+        start = np.array(zeros + [a] + zeros + [b])
 
     def nll(params):
         return nll_of(c, *model(params, t, s)) / c.sum()
@@ -150,14 +164,21 @@ def report(params, counts):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    degree = 3
+    if args[:1] == ["--degree"] and len(args) > 1:
+        degree = int(args[1])
+        args = args[2:]
+    if not args or not 0 <= degree <= 3:
         sys.exit(__doc__)
-    counts, total = bins(sys.argv[1:])
-    params, nll = fit(counts)
+    counts, total = bins(args)
+    params, nll = fit(counts, degree)
     print(f"fitted on {counts.sum()} of {total} records; log-loss {nll:.5f} per position", file=sys.stderr)
     report(params, counts)
-    a = ", ".join(f"{x:.3f}" for x in params[:4])
-    b = ", ".join(f"{x:.3f}" for x in params[4:])
+    half = len(params) // 2
+    pad = [0.0] * (3 - degree)
+    a = ", ".join(f"{x:.3f}" for x in pad + list(params[:half]))
+    b = ", ".join(f"{x:.3f}" for x in pad + list(params[half:]))
     print(f"// Fitted by scripts/fit_wdl.py on {counts.sum()} positions of Tarpon's self-play games.")
     print(f"const A: [f64; 4] = [{a}];")
     print(f"const B: [f64; 4] = [{b}];")
