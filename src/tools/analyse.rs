@@ -349,7 +349,7 @@ pub fn annotate_game(
                 mark.word()
             ));
             let line: Vec<Move> = analysis.pv.iter().copied().take(VARIATION_PLIES).collect();
-            record.variations.push(line);
+            record.variations.push(pgn::Line::of_moves(&line));
         }
         if record.mv != analysis.best {
             words.push(format!(
