@@ -27,7 +27,7 @@ const GAMES: &str = r#"[Event "Fool's mate"]
 [SetUp "1"]
 [FEN "8/8/4k3/8/8/4K3/4P3/8 w - - 0 50"]
 
-{ King and pawn } 50. Kd4 (50. e4 Kd6) 50... Kd6 $6 51. e4!? Ke6 *
+{ King and pawn } 50. Kd4 (50. Kd3 Kd5) 50... Kd6 $6 51. e4!? Ke6 *
 "#;
 
 #[test]
@@ -117,6 +117,90 @@ fn a_position_gets_its_evaluation_and_line_in_san() {
         "500",
     ]);
     assert!(ok && out.contains("Best move: 1... "), "{out}");
+}
+
+/// Three games; the second has an illegal move.
+const ONE_BAD_OF_THREE: &str = r#"[Event "One"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "Two"]
+[White "C"]
+[Black "D"]
+[Result "*"]
+
+1. d4 d5 2. Ke3 Nf6 *
+
+[Event "Three"]
+[White "E"]
+[Black "F"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+"#;
+
+#[test]
+fn a_bad_game_is_reported_and_skipped_and_the_others_annotated() {
+    let input = temp_file("one-bad.pgn", ONE_BAD_OF_THREE);
+    let output = temp_path("one-bad-out.pgn");
+    let (code, out, err) = engine::run_status(&[
+        "analyse",
+        "--pgn",
+        input.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&output).unwrap_or_default();
+    std::fs::remove_file(&output).ok();
+    // The skipped game gives its own exit status, told apart from an error (1).
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        err.contains(
+            "one-bad.pgn: game 2, line 13: move 2. Ke3: illegal move 'Ke3' (game skipped)"
+        ),
+        "{err}"
+    );
+    let games = pgn_check::replay(&text);
+    let events: Vec<_> = games.iter().map(|g| g.tag("Event").unwrap()).collect();
+    assert_eq!(events, ["One", "Three"], "{text}");
+    assert!(out.contains("Game 1 (A - B, 1-0)"), "{out}");
+    assert!(out.contains("Game 3 (E - F, 0-1)"), "{out}");
+    assert!(!out.contains("Game 2"), "{out}");
+    assert!(
+        out.contains("1 of 3 games could not be read and were skipped"),
+        "{out}"
+    );
+
+    // A variation that cannot be read is left out of its game, which is annotated.
+    let broken = temp_file("bad-variation.pgn", "1. e4 e5 (1... Ke3) 2. Nf3 *\n");
+    let (code, out, err) =
+        engine::run_status(&["analyse", "--pgn", broken.to_str().unwrap(), "--depth", "2"]);
+    std::fs::remove_file(&broken).ok();
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        err.contains(
+            "game 1, line 1: in a variation, move 1... Ke3: illegal move 'Ke3' (variation left out)"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        pgn_check::replay(&out)[0].sans,
+        ["e4", "e5", "Nf3"],
+        "{out}"
+    );
+
+    // When no game can be read, nothing is done: an error.
+    let bad = temp_file("only-bad.pgn", "1. d4 d5 2. Ke3 *\n");
+    let (code, _, err) = engine::run_status(&["analyse", "--pgn", bad.to_str().unwrap()]);
+    std::fs::remove_file(&bad).ok();
+    std::fs::remove_file(&input).ok();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no game could be read"), "{err}");
 }
 
 #[test]

@@ -46,10 +46,13 @@ pub struct Options {
     pub search: Settings,
 }
 
-pub fn run(options: &Options) -> Result<(), String> {
+/// Analyses as asked; returns how many games of the PGN file, or variations in them, could
+/// not be read and were skipped (each reported on standard error), or the error that
+/// stopped everything.
+pub fn run(options: &Options) -> Result<usize, String> {
     match &options.pgn {
         Some(path) => annotate_file(path, options),
-        None => analyse_position(options),
+        None => analyse_position(options).map(|()| 0),
     }
 }
 
@@ -208,19 +211,43 @@ impl SideSummary {
     }
 }
 
-/// Reads the games of a PGN file, annotates each, and writes them out.
-fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
+/// Reads the games of a PGN file, annotates each, and writes them out. A game that cannot
+/// be read is reported on standard error and skipped: one broken game in a long file
+/// should not cost the analysis of all the others. So is a variation that cannot be read
+/// (it is left out of its game). Returns how many games and variations were skipped.
+fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut games = pgn::read_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if games.is_empty() {
+    let records = pgn::read_records(&text);
+    if records.is_empty() {
         return Err(format!("{} holds no game", path.display()));
+    }
+    // Each game with its number in the file, which the summary and the errors use.
+    let mut games = Vec::new();
+    let (mut skipped, mut dropped) = (0, 0);
+    for (i, record) in records.into_iter().enumerate() {
+        match record {
+            Ok(game) => {
+                for e in &game.dropped {
+                    eprintln!("{}: {e} (variation left out)", path.display());
+                }
+                dropped += game.dropped.len();
+                games.push((i + 1, game));
+            }
+            Err(e) => {
+                eprintln!("{}: {e} (game skipped)", path.display());
+                skipped += 1;
+            }
+        }
+    }
+    if games.is_empty() {
+        return Err(format!("{}: no game could be read", path.display()));
     }
     let (mut engine, notes) = Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
     for note in notes {
         eprintln!("{note}");
     }
-    let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
+    let positions: usize = games.iter().map(|(_, g)| g.moves.len() + 1).sum();
     let bar = ProgressBar::new(positions as u64);
     if let Ok(style) = ProgressStyle::with_template(
         "{msg} [{bar:30}] {pos}/{len} positions ({elapsed}, {eta} left)",
@@ -229,14 +256,14 @@ fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
     }
     let count = games.len();
     let mut summaries = Vec::new();
-    for (i, game) in games.iter_mut().enumerate() {
+    for (i, (_, game)) in games.iter_mut().enumerate() {
         bar.set_message(format!("game {}/{count}", i + 1));
         engine.clear();
         summaries.push(annotate_game(game, &mut engine, &options.search, &bar));
     }
     bar.finish_and_clear();
 
-    let annotated: String = games.iter().map(pgn::write_game).collect();
+    let annotated: String = games.iter().map(|(_, g)| pgn::write_game(g)).collect();
     let to_file = options.output.is_some();
     match &options.output {
         Some(out) => std::fs::write(out, annotated)
@@ -247,10 +274,9 @@ fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
     }
     // The summary goes where it does not mix with the games.
     let mut lines = Vec::new();
-    for (i, (game, [white, black])) in games.iter().zip(&summaries).enumerate() {
+    for ((number, game), [white, black]) in games.iter().zip(&summaries) {
         lines.push(format!(
-            "Game {} ({} - {}, {}): White {}; Black {}",
-            i + 1,
+            "Game {number} ({} - {}, {}): White {}; Black {}",
             game.tag("White").unwrap_or("?"),
             game.tag("Black").unwrap_or("?"),
             game.result,
@@ -261,13 +287,25 @@ fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
     if let Some(out) = &options.output {
         lines.push(format!("Annotated PGN written to {}", out.display()));
     }
+    if skipped > 0 {
+        lines.push(format!(
+            "{skipped} of {} games could not be read and were skipped",
+            skipped + count
+        ));
+    }
+    if dropped > 0 {
+        let s = if dropped == 1 { "" } else { "s" };
+        lines.push(format!(
+            "{dropped} variation{s} could not be read and left out"
+        ));
+    }
     let text = lines.join("\n");
     if to_file {
-        writeln!(std::io::stdout(), "{text}").map_err(write_error)
+        writeln!(std::io::stdout(), "{text}").map_err(write_error)?;
     } else {
         eprintln!("{text}");
-        Ok(())
     }
+    Ok(skipped + dropped)
 }
 
 /// The score of a position at the end of the game that the rules have decided (mate,
