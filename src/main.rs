@@ -344,9 +344,12 @@ tarpon serve --host 0.0.0.0     (reachable from the network: be careful)"
     /// Evaluate a position with its best line, or annotate every move of the games in a PGN file
     #[command(
         visible_alias = "analyze",
-        after_help = "A game's moves get an [%eval] comment, the best move where another was played, and a\n\
-mark by the expected score they give away: ?! from 0.05, ? from 0.10, ?? from 0.20\n\
-(with a better line). Scores are for White.\n\
+        after_help = "A game's moves get an [%eval] comment, the best move where a worse one was played, and\n\
+a mark by the expected score they give away: ?! from 0.05, ? from 0.10, ?? from 0.20\n\
+(with a better line). Scores are for White. The game's comments, variations and NAGs stay:\n\
+an [%eval] in a comment is replaced, [%clk] kept; where the author's !, ?, ?! ... differs\n\
+from Tarpon's judgement it stays, and the comment says 'Tarpon: Blunder (...), not ! as\n\
+annotated.'\n\
 A game that cannot be read (an illegal move, a bad FEN tag) is named on standard error with\n\
 its line and skipped, as is a variation with an unreadable move; the rest is annotated.\n\
 Exit status: 0 done, 1 error, 2 bad arguments, 3 games or variations skipped.\n\n\

@@ -119,6 +119,128 @@ fn a_position_gets_its_evaluation_and_line_in_san() {
     assert!(ok && out.contains("Best move: 1... "), "{out}");
 }
 
+/// A game as lichess exports it: `[%eval]` and `[%clk]` commands in comments, a NAG, a
+/// comment and a variation of the author's.
+const LICHESS: &str = r#"[Event "Casual"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+
+1. e4 { [%eval 0.3] [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Nf3 $1 { good } (2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#) 2... Nc6 3. Bc4 Nf6 4. Ng5 d5 5. exd5 Nxd5?! 6. Nxf7 1-0
+"#;
+
+/// `tarpon analyse --pgn` on `pgn` with `args`: standard output flattened to single
+/// spaces (lines wrap anywhere between words), and standard error.
+fn annotate(name: &str, pgn: &str, args: &[&str]) -> (String, String) {
+    let input = temp_file(name, pgn);
+    let (ok, out, err) = analyse(&[&["--pgn", input.to_str().unwrap()], args].concat());
+    std::fs::remove_file(&input).ok();
+    assert!(ok, "{err}");
+    pgn_check::replay(&out);
+    (out.split_whitespace().collect::<Vec<_>>().join(" "), err)
+}
+
+#[test]
+fn a_lichess_game_keeps_its_variations_comments_nags_and_clocks() {
+    let (flat, _) = annotate("lichess.pgn", LICHESS, &["--depth", "3"]);
+    assert!(flat.contains("2. Nf3 $1 { good }"), "{flat}");
+    assert!(
+        flat.contains("(2. Qh5 Nc6 3. Bc4 Nf6 $4 4. Qxf7#)"),
+        "{flat}"
+    );
+    // One evaluation for each of the 11 moves: Tarpon's replaces lichess's, and joins the
+    // clock as lichess writes them.
+    assert_eq!(flat.matches("[%eval ").count(), 11, "{flat}");
+    assert!(!flat.contains("[%eval 0.3]"), "{flat}");
+    assert_eq!(flat.matches("[%clk 0:03:00]").count(), 2, "{flat}");
+    // The first comment after each of the first two moves holds both.
+    for mv in ["1. e4 ", "1... e5 "] {
+        let after = &flat[flat.find(mv).expect(mv)..];
+        let comment = &after[after.find('{').unwrap()..=after.find('}').unwrap()];
+        assert!(
+            comment.starts_with("{ [%eval ") && comment.ends_with(" [%clk 0:03:00] }"),
+            "{mv}: {flat}"
+        );
+    }
+    // The author's ?! stays, whatever Tarpon makes of the move.
+    assert!(flat.contains("5... Nxd5 $6 {"), "{flat}");
+    assert!(!flat.contains("Nxd5 $6 $"), "{flat}");
+}
+
+#[test]
+fn the_authors_judgement_stays_and_tarpon_says_where_it_differs() {
+    let (flat, err) = annotate(
+        "judged.pgn",
+        "1. f3 e5 2. g4! Qh4#?? 0-1\n",
+        &["--depth", "2"],
+    );
+    // 2. g4 allows mate: Tarpon's blunder is said, the author's ! kept.
+    assert!(
+        flat.contains("2. g4 $1 { [%eval #-1] Tarpon: Blunder (gives away "),
+        "{flat}"
+    );
+    assert!(flat.contains("of a point), not ! as annotated."), "{flat}");
+    assert!(
+        flat.contains(
+            "2... Qh4# $4 { Tarpon: no error (gives away 0.00 of a point), not ?? as annotated. }"
+        ),
+        "{flat}"
+    );
+    assert!(!flat.contains("$1 $4") && !flat.contains("$4 $4"), "{flat}");
+    // Tarpon's counts are its own.
+    assert!(err.contains(" 1 blunder, average loss"), "{err}");
+    assert!(
+        err.contains("Black 0 inaccuracies, 0 mistakes, 0 blunders"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_better_move_is_suggested_for_an_equal_or_a_mating_move() {
+    // Knight against king: every move draws. Then two different mates in one, so that one
+    // of them is not the move Tarpon would choose.
+    let games = r#"[SetUp "1"]
+[FEN "8/8/4k3/8/8/4K3/8/4N3 w - - 0 1"]
+
+1. Kd3 Kd6 2. Ke3 Ke6 *
+
+[SetUp "1"]
+[FEN "k7/8/1K6/8/8/8/5Q2/7R w - - 0 1"]
+
+1. Qf8# 1-0
+
+[SetUp "1"]
+[FEN "k7/8/1K6/8/8/8/5Q2/7R w - - 0 1"]
+
+1. Rh8# 1-0
+"#;
+    let (flat, _) = annotate("equal.pgn", games, &["--depth", "3"]);
+    assert!(!flat.contains("Best:"), "{flat}");
+    assert!(
+        flat.contains("1. Qf8# 1-0") && flat.contains("1. Rh8# 1-0"),
+        "{flat}"
+    );
+    assert_eq!(flat.matches("[%eval 0.00]").count(), 3, "{flat}");
+}
+
+#[test]
+fn a_forced_move_is_never_shown_as_a_mate() {
+    // After 2. Qh5+ Black has one legal move, which a search under a time limit answers
+    // without searching.
+    let (flat, _) = annotate(
+        "forced.pgn",
+        "1. e4 f5 2. Qh5+ g6 3. Qe2 *\n",
+        &["--movetime", "30"],
+    );
+    assert!(!flat.contains('#'), "{flat}");
+    assert_eq!(flat.matches("[%eval ").count(), 5, "{flat}");
+    let fen = "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2";
+    let (ok, out, err) = analyse(&["--fen", fen, "--movetime", "30"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Best move: 2... g6 ("), "{out}");
+    assert!(!out.contains('#'), "{out}");
+}
+
 /// Three games; the second has an illegal move.
 const ONE_BAD_OF_THREE: &str = r#"[Event "One"]
 [White "A"]

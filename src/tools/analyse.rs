@@ -16,9 +16,14 @@
 //! | ≥ 0.20 | ??   | $4  |
 //!
 //! At equality that is about half a pawn, one pawn and two and a half pawns.
+//!
+//! The annotations join what the game held rather than replace it: the author's comments,
+//! variations and move judgements stay (see `annotate_game`), so that an annotated lichess
+//! export keeps its clock times and its author's notes.
 
 use super::engine::{self, Analysis, Engine, Eval, Settings, expected_score, write_error};
 use super::pgn::{self, Game};
+use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, Outcome, Position};
 use crate::search::score;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -103,15 +108,23 @@ fn analyse_position(options: &Options) -> Result<(), String> {
     if let Some(e) = failed {
         return Err(write_error(e));
     }
+    let best = engine::numbered_san(&position, analysis.best);
+    let line = engine::san_line(&position, &analysis.pv);
+    // A forced move under a time limit is answered without a search, and without a score.
+    let Some(score) = searched_score(&analysis) else {
+        return writeln!(
+            out,
+            "Best move: {best} (the only legal move: not searched)\nLine: {line}"
+        )
+        .map_err(write_error);
+    };
     writeln!(
         out,
-        "Best move: {} ({} for White, depth {}, {} nodes, {:.1} s)\nLine: {}",
-        engine::numbered_san(&position, analysis.best),
-        analysis.eval().for_white(side),
+        "Best move: {best} ({} for White, depth {}, {} nodes, {:.1} s)\nLine: {line}",
+        Eval::from_score(score).for_white(side),
         analysis.depth,
         analysis.nodes,
         analysis.time.as_secs_f64(),
-        engine::san_line(&position, &analysis.pv)
     )
     .map_err(write_error)
 }
@@ -317,9 +330,82 @@ pub fn final_score(position: &Position) -> Option<i32> {
     }
 }
 
-/// Annotates a game in place: an `[%eval]` comment on every move, the best move where
-/// another was played, and a mark with a better line where the loss reaches the
-/// thresholds. Returns the marks of White and Black.
+/// The search's score of a position, side to move's view, or `None` when the search
+/// answered without searching: a forced move under a time limit comes back at depth 0
+/// with no score at all, which must not be shown as a mate ("#0") nor judge a move.
+fn searched_score(analysis: &Analysis) -> Option<i32> {
+    (analysis.depth >= 1 && analysis.score.abs() < score::MATE).then_some(analysis.score)
+}
+
+/// The value of a move for the side that made it, from the score of the position after
+/// it (the opponent's view): negated, and a mate or tablebase result one ply further away.
+fn move_value(after: i32) -> i32 {
+    let value = -after;
+    if score::is_decisive(value) {
+        value - value.signum()
+    } else {
+        value
+    }
+}
+
+/// The text of a NAG from `$1` to `$6` as written after a move.
+fn nag_symbol(nag: u8) -> &'static str {
+    match nag {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        _ => "?!",
+    }
+}
+
+/// Puts the `[%eval]` command `eval` into a move's comments, lichess's way: in place of the
+/// first `[%eval ...]` there (any other is removed, so the move keeps one evaluation, the
+/// new one), or else at the front of the first comment holding another command, such as
+/// `[%clk ...]`. Returns whether it found a place; comments left empty are removed.
+fn place_eval(comments: &mut Vec<String>, eval: &str) -> bool {
+    const OPEN: &str = "[%eval";
+    let mut placed = false;
+    for comment in comments.iter_mut() {
+        let mut kept = String::new();
+        let mut rest = comment.as_str();
+        while let Some(start) = rest.find(OPEN) {
+            let after = &rest[start + OPEN.len()..];
+            let end = after
+                .find(']')
+                .filter(|_| after.starts_with(char::is_whitespace));
+            let Some(end) = end else {
+                kept.push_str(&rest[..start + OPEN.len()]);
+                rest = after;
+                continue;
+            };
+            kept.push_str(&rest[..start]);
+            if !placed {
+                kept.push_str(eval);
+                placed = true;
+            }
+            kept.push(' ');
+            rest = &after[end + 1..];
+        }
+        kept.push_str(rest);
+        *comment = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    comments.retain(|c| !c.is_empty());
+    if !placed && let Some(comment) = comments.iter_mut().find(|c| c.contains("[%")) {
+        comment.insert_str(0, &format!("{eval} "));
+        placed = true;
+    }
+    placed
+}
+
+/// Annotates a game in place: an `[%eval]` comment on every move, the best move where a
+/// worse one was played, and a mark with a better line where the loss reaches the
+/// thresholds. What the game's author wrote stays: comments (an `[%eval]` in them is
+/// replaced by Tarpon's, other commands such as `[%clk]` are kept), variations, and move
+/// judgements (`$1` to `$6`): where Tarpon judges the move otherwise, the author's NAG is
+/// kept and Tarpon's view written in the comment ("Tarpon: Blunder (...), not ! as
+/// annotated."). Returns the marks of White and Black (Tarpon's own).
 pub fn annotate_game(
     game: &mut Game,
     engine: &mut Engine,
@@ -331,45 +417,67 @@ pub fn annotate_game(
     // Each position's score for its side to move, and the search behind it. Only the final
     // position is judged by the rules: earlier repetitions and fifty-move counts were not
     // claimed, and play went on.
-    let mut scores = Vec::with_capacity(positions.len());
+    let mut scores: Vec<Option<i32>> = Vec::with_capacity(positions.len());
     let mut analyses: Vec<Option<Analysis>> = Vec::with_capacity(positions.len());
     for (i, position) in positions.iter().enumerate() {
         match final_score(position).filter(|_| i == last) {
             Some(score) => {
-                scores.push(score);
+                scores.push(Some(score));
                 analyses.push(None);
             }
             None => {
                 let analysis = engine.search(position, settings.limits(), |_| {});
-                scores.push(analysis.score);
+                scores.push(searched_score(&analysis));
                 analyses.push(Some(analysis));
             }
         }
         bar.inc(1);
     }
+    // A position the search did not search has a single legal move, which the game played:
+    // it is worth that move's value, known from the position after it.
+    for i in (0..last).rev() {
+        if scores[i].is_none() && legal_moves(positions[i].board()).len() == 1 {
+            scores[i] = scores[i + 1].map(move_value);
+        }
+    }
 
     let mut summaries = [SideSummary::default(), SideSummary::default()];
     for (i, record) in game.moves.iter_mut().enumerate() {
         let before = &positions[i];
+        let after = &positions[i + 1];
         let mover = before.side_to_move();
         let Some(analysis) = &analyses[i] else {
             continue;
         };
+        // A move is as good as the best when it is the search's choice, when it mates
+        // (nothing is better), or when it scores as much: another move of equal value is
+        // no better, and suggesting it would be noise.
+        let mates = matches!(after.outcome(), Some(Outcome::Checkmate { .. }));
         let best_score = scores[i];
-        let loss = move_loss(best_score, scores[i + 1], record.mv == analysis.best);
+        let played_best = record.mv == analysis.best
+            || mates
+            || matches!((best_score, scores[i + 1]), (Some(best), Some(a)) if move_value(a) >= best);
+        let loss = match (best_score, scores[i + 1]) {
+            (Some(best), Some(a)) => move_loss(best, a, played_best),
+            _ => 0.0,
+        };
         let summary = &mut summaries[mover.index()];
         summary.moves += 1;
         summary.total_loss += loss;
 
         let mut words = Vec::new();
         // No evaluation after a move that ended the game: the result says it all.
-        if analyses[i + 1].is_some() {
+        if analyses[i + 1].is_some()
+            && let Some(score) = scores[i + 1]
+        {
             // The score of the position after the move, turned to White's view. Negating
             // it into the mover's score first would go wrong for mates: they are counted
             // in moves of the side to move, and the mover is not to move there.
-            let after = &positions[i + 1];
-            let eval = Eval::from_score(scores[i + 1]).for_white(after.side_to_move());
-            words.push(format!("[%eval {}]", eval.pgn_text()));
+            let eval = Eval::from_score(score).for_white(after.side_to_move());
+            let command = format!("[%eval {}]", eval.pgn_text());
+            if !place_eval(&mut record.comments, &command) {
+                words.push(command);
+            }
         }
         let mark = Mark::of_loss(loss);
         match mark {
@@ -378,23 +486,46 @@ pub fn annotate_game(
             Some(Mark::Inaccuracy) => summary.inaccuracies += 1,
             None => {}
         }
-        if let Some(mark) = mark {
-            // The mark replaces whatever move judgement ($1 to $6) the game had.
-            record.nags.retain(|n| !(1..=6).contains(n));
-            record.nags.push(mark.nag());
-            words.push(format!(
-                "{} (gives away {loss:.2} of a point).",
-                mark.word()
-            ));
+        let judged = record.nags.iter().copied().find(|n| (1..=6).contains(n));
+        match (judged, mark) {
+            (None, Some(mark)) => {
+                record.nags.push(mark.nag());
+                words.push(format!(
+                    "{} (gives away {loss:.2} of a point).",
+                    mark.word()
+                ));
+            }
+            (Some(nag), Some(mark)) if nag == mark.nag() => {
+                words.push(format!(
+                    "{} (gives away {loss:.2} of a point).",
+                    mark.word()
+                ));
+            }
+            (Some(nag), Some(mark)) => words.push(format!(
+                "Tarpon: {} (gives away {loss:.2} of a point), not {} as annotated.",
+                mark.word(),
+                nag_symbol(nag)
+            )),
+            // Tarpon marks errors only: its silence does not contradict a `!`, `!!` or `!?`.
+            (Some(nag @ (2 | 4 | 6)), None) => words.push(format!(
+                "Tarpon: no error (gives away {loss:.2} of a point), not {} as annotated.",
+                nag_symbol(nag)
+            )),
+            (_, None) => {}
+        }
+        if mark.is_some() {
             let line: Vec<Move> = analysis.pv.iter().copied().take(VARIATION_PLIES).collect();
             record.variations.push(pgn::Line::of_moves(&line));
         }
-        if record.mv != analysis.best {
-            words.push(format!(
-                "Best: {} ({}).",
-                engine::numbered_san(before, analysis.best),
-                Eval::from_score(best_score).for_white(mover)
-            ));
+        if !played_best {
+            let best = engine::numbered_san(before, analysis.best);
+            words.push(match best_score {
+                Some(score) => format!(
+                    "Best: {best} ({}).",
+                    Eval::from_score(score).for_white(mover)
+                ),
+                None => format!("Best: {best}."),
+            });
         }
         if !words.is_empty() {
             record.comments.push(words.join(" "));
@@ -423,6 +554,46 @@ mod tests {
         assert!(loss(50) < INACCURACY && loss(60) >= INACCURACY);
         assert!(loss(100) < MISTAKE && loss(115) >= MISTAKE);
         assert!(loss(220) < BLUNDER && loss(240) >= BLUNDER);
+    }
+
+    #[test]
+    fn the_new_evaluation_replaces_the_old_and_joins_other_commands() {
+        let place = |comments: &[&str]| {
+            let mut comments: Vec<String> = comments.iter().map(|c| c.to_string()).collect();
+            let placed = place_eval(&mut comments, "[%eval 0.25]");
+            (placed, comments)
+        };
+        assert_eq!(
+            place(&["[%eval 0.3] [%clk 0:03:00]"]),
+            (true, vec!["[%eval 0.25] [%clk 0:03:00]".to_string()])
+        );
+        assert_eq!(
+            place(&["[%clk 0:03:00]"]),
+            (true, vec!["[%eval 0.25] [%clk 0:03:00]".to_string()])
+        );
+        // One evaluation per move: a second old one goes, and a comment left empty.
+        assert_eq!(
+            place(&["good [%eval #2]", "[%eval -1.0]", "[%evaluation] stays"]),
+            (
+                true,
+                vec![
+                    "good [%eval 0.25]".to_string(),
+                    "[%evaluation] stays".to_string()
+                ]
+            )
+        );
+        assert_eq!(
+            place(&["just words"]),
+            (false, vec!["just words".to_string()])
+        );
+    }
+
+    #[test]
+    fn move_values_count_a_mate_from_before_the_move() {
+        // Mated on the board after the move: the move mates in one.
+        assert_eq!(move_value(-score::MATE), score::mate_in(1));
+        assert_eq!(move_value(score::mate_in(2)), score::mated_in(3));
+        assert_eq!(move_value(-35), 35);
     }
 
     #[test]
