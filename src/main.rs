@@ -373,7 +373,8 @@ tarpon analyse --pgn games.pgn --depth 10 > annotated.pgn"
     /// Run a test suite of EPD positions (bm, am, dm) and count the positions solved
     #[command(
         after_help = "Each line: the four FEN fields, then operations such as bm Nf3; am Qxb7; dm 3; id \"name\";\n\
-Moves in SAN or UCI notation. Prints the failures, then 'Solved: <x>/<y> in <t> s'.\n\
+Moves in SAN or UCI notation. Prints the failures with Tarpon's move and score (for White,\n\
+as analyse gives scores, whoever is to move), then 'Solved: <x>/<y> in <t> s'.\n\
 --threads T searches T positions at a time (each its own single-threaded search).\n\
 A line that cannot be read (a bad FEN, an illegal bm/am move) is named on standard error and\n\
 skipped; the others run. Exit status: 0 done, 1 error, 2 bad arguments, 3 lines skipped.\n\n\

@@ -61,6 +61,11 @@ fn a_pgn_is_annotated_move_by_move_and_replays() {
     assert_eq!(fool.sans, ["f3", "e5", "g4", "Qh4#"], "{text}");
     assert_eq!(fool.result, "0-1");
     assert!(fool.tag("Annotator").unwrap().starts_with("Tarpon"));
+    // The game's comment says whose point of view the scores take.
+    assert!(
+        flat.contains(", depth 6, scores for White. White: "),
+        "{text}"
+    );
     let ending = &games[1];
     assert_eq!(ending.sans, ["Kd4", "Kd6", "e4", "Ke6"], "{text}");
     assert_eq!(ending.tag("FEN"), Some("8/8/4k3/8/8/4K3/4P3/8 w - - 0 50"));

@@ -77,6 +77,33 @@ fn a_mate_found_too_slowly_fails_dm() {
 }
 
 #[test]
+fn scores_are_for_white_as_analyse_gives_them() {
+    // Black to move mates: the score is a mate against White, in `epd` as in `analyse`.
+    let fen = "r5k1/8/8/8/8/8/5PPP/6K1 b - -";
+    let suite = temp_file("black-mates.epd", &format!("{fen} bm Kf8; id \"x\";\n"));
+    let (ok, out, err) = epd(&[suite.to_str().unwrap(), "--depth", "2"]);
+    std::fs::remove_file(&suite).ok();
+    assert!(ok, "{err}");
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .ends_with("; scores are for White"),
+        "{out}"
+    );
+    assert!(
+        out.contains("expected bm Kf8; Tarpon played Ra1# (#-1 for White, depth 2)"),
+        "{out}"
+    );
+    let (ok, analysed, _) =
+        engine::run(&["analyse", "--fen", &format!("{fen} 0 1"), "--depth", "2"]);
+    assert!(
+        ok && analysed.contains("Best move: 1... Ra1# (#-1 for White, depth 2"),
+        "{analysed}"
+    );
+}
+
+#[test]
 fn bad_lines_are_reported_and_skipped_and_the_others_run() {
     let suite = temp_file(
         "some-bad.epd",

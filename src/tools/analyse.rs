@@ -111,7 +111,7 @@ fn analyse_position(options: &Options) -> Result<(), String> {
     let best = engine::numbered_san(&position, analysis.best);
     let line = engine::san_line(&position, &analysis.pv);
     // A forced move under a time limit is answered without a search, and without a score.
-    let Some(score) = searched_score(&analysis) else {
+    let Some(score) = analysis.searched_score() else {
         return writeln!(
             out,
             "Best move: {best} (the only legal move: not searched)\nLine: {line}"
@@ -330,13 +330,6 @@ pub fn final_score(position: &Position) -> Option<i32> {
     }
 }
 
-/// The search's score of a position, side to move's view, or `None` when the search
-/// answered without searching: a forced move under a time limit comes back at depth 0
-/// with no score at all, which must not be shown as a mate ("#0") nor judge a move.
-fn searched_score(analysis: &Analysis) -> Option<i32> {
-    (analysis.depth >= 1 && analysis.score.abs() < score::MATE).then_some(analysis.score)
-}
-
 /// The value of a move for the side that made it, from the score of the position after
 /// it (the opponent's view): negated, and a mate or tablebase result one ply further away.
 fn move_value(after: i32) -> i32 {
@@ -427,7 +420,7 @@ pub fn annotate_game(
             }
             None => {
                 let analysis = engine.search(position, settings.limits(), |_| {});
-                scores.push(searched_score(&analysis));
+                scores.push(analysis.searched_score());
                 analyses.push(Some(analysis));
             }
         }
@@ -535,7 +528,7 @@ pub fn annotate_game(
     let tarpon = format!("Tarpon {}", env!("CARGO_PKG_VERSION"));
     game.set_tag("Annotator", &tarpon);
     game.comments.push(format!(
-        "{tarpon}, {}. White: {}. Black: {}.",
+        "{tarpon}, {}, scores for White. White: {}. Black: {}.",
         settings.describe(),
         summaries[Color::White.index()].text(),
         summaries[Color::Black.index()].text()

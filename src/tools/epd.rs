@@ -75,14 +75,17 @@ impl Test {
                 reasons.push(format!("expected dm {moves}"));
             }
         }
-        (!reasons.is_empty()).then(|| {
-            format!(
-                "{}; Tarpon played {played} ({}, depth {})",
-                reasons.join(", "),
-                analysis.eval(),
+        // For White, as `analyse` gives scores, whoever is to move.
+        let value = match analysis.searched_score() {
+            Some(score) => format!(
+                "{} for White, depth {}",
+                Eval::from_score(score).for_white(self.board.side_to_move()),
                 analysis.depth
-            )
-        })
+            ),
+            None => "the only legal move, not searched".to_string(),
+        };
+        (!reasons.is_empty())
+            .then(|| format!("{}; Tarpon played {played} ({value})", reasons.join(", ")))
     }
 }
 
@@ -286,7 +289,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{}: {} positions{skipped_note}, {}, {threads} at a time",
+        "{}: {} positions{skipped_note}, {}, {threads} at a time; scores are for White",
         options.file.display(),
         tests.len(),
         options.search.describe()
