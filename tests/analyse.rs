@@ -176,7 +176,7 @@ fn a_lichess_game_keeps_its_variations_comments_nags_and_clocks() {
 fn the_authors_judgement_stays_and_tarpon_says_where_it_differs() {
     let (flat, err) = annotate(
         "judged.pgn",
-        "1. f3 e5 2. g4! Qh4#?? 0-1\n",
+        "1. f3 e5 2. g4! Qh4#?? { [%eval #1] [%clk 0:00:10] } 0-1\n",
         &["--depth", "2"],
     );
     // 2. g4 allows mate: Tarpon's blunder is said, the author's ! kept.
@@ -187,11 +187,13 @@ fn the_authors_judgement_stays_and_tarpon_says_where_it_differs() {
     assert!(flat.contains("of a point), not ! as annotated."), "{flat}");
     assert!(
         flat.contains(
-            "2... Qh4# $4 { Tarpon: no error (gives away 0.00 of a point), not ?? as annotated. }"
+            "2... Qh4# $4 { [%clk 0:00:10] } { Tarpon: no error (gives away 0.00 of a point), not ?? as annotated. }"
         ),
         "{flat}"
     );
     assert!(!flat.contains("$1 $4") && !flat.contains("$4 $4"), "{flat}");
+    // The mate ends the game: Tarpon gives it no evaluation, and keeps no other.
+    assert_eq!(flat.matches("[%eval ").count(), 3, "{flat}");
     // Tarpon's counts are its own.
     assert!(err.contains(" 1 blunder, average loss"), "{err}");
     assert!(

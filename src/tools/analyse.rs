@@ -357,7 +357,9 @@ fn nag_symbol(nag: u8) -> &'static str {
 /// first `[%eval ...]` there (any other is removed, so the move keeps one evaluation, the
 /// new one), or else at the front of the first comment holding another command, such as
 /// `[%clk ...]`. Returns whether it found a place; comments left empty are removed.
-fn place_eval(comments: &mut Vec<String>, eval: &str) -> bool {
+/// Without an `eval` (the game ended with the move) the old ones go all the same: every
+/// evaluation in the annotated game is Tarpon's, not some other engine's.
+fn place_eval(comments: &mut Vec<String>, eval: Option<&str>) -> bool {
     const OPEN: &str = "[%eval";
     let mut placed = false;
     for comment in comments.iter_mut() {
@@ -374,7 +376,7 @@ fn place_eval(comments: &mut Vec<String>, eval: &str) -> bool {
                 continue;
             };
             kept.push_str(&rest[..start]);
-            if !placed {
+            if !placed && let Some(eval) = eval {
                 kept.push_str(eval);
                 placed = true;
             }
@@ -385,7 +387,10 @@ fn place_eval(comments: &mut Vec<String>, eval: &str) -> bool {
         *comment = kept.split_whitespace().collect::<Vec<_>>().join(" ");
     }
     comments.retain(|c| !c.is_empty());
-    if !placed && let Some(comment) = comments.iter_mut().find(|c| c.contains("[%")) {
+    if !placed
+        && let Some(eval) = eval
+        && let Some(comment) = comments.iter_mut().find(|c| c.contains("[%"))
+    {
         comment.insert_str(0, &format!("{eval} "));
         placed = true;
     }
@@ -460,17 +465,19 @@ pub fn annotate_game(
 
         let mut words = Vec::new();
         // No evaluation after a move that ended the game: the result says it all.
-        if analyses[i + 1].is_some()
-            && let Some(score) = scores[i + 1]
+        let command = scores[i + 1]
+            .filter(|_| analyses[i + 1].is_some())
+            .map(|score| {
+                // The score of the position after the move, turned to White's view.
+                // Negating it into the mover's score first would go wrong for mates: they
+                // are counted in moves of the side to move, and the mover is not to move.
+                let eval = Eval::from_score(score).for_white(after.side_to_move());
+                format!("[%eval {}]", eval.pgn_text())
+            });
+        if !place_eval(&mut record.comments, command.as_deref())
+            && let Some(command) = command
         {
-            // The score of the position after the move, turned to White's view. Negating
-            // it into the mover's score first would go wrong for mates: they are counted
-            // in moves of the side to move, and the mover is not to move there.
-            let eval = Eval::from_score(score).for_white(after.side_to_move());
-            let command = format!("[%eval {}]", eval.pgn_text());
-            if !place_eval(&mut record.comments, &command) {
-                words.push(command);
-            }
+            words.push(command);
         }
         let mark = Mark::of_loss(loss);
         match mark {
@@ -553,7 +560,7 @@ mod tests {
     fn the_new_evaluation_replaces_the_old_and_joins_other_commands() {
         let place = |comments: &[&str]| {
             let mut comments: Vec<String> = comments.iter().map(|c| c.to_string()).collect();
-            let placed = place_eval(&mut comments, "[%eval 0.25]");
+            let placed = place_eval(&mut comments, Some("[%eval 0.25]"));
             (placed, comments)
         };
         assert_eq!(
@@ -579,6 +586,13 @@ mod tests {
             place(&["just words"]),
             (false, vec!["just words".to_string()])
         );
+        // Without a new evaluation, the old ones go all the same.
+        let mut comments = vec![
+            "[%eval #1] [%clk 0:01:00]".to_string(),
+            "[%eval 9]".to_string(),
+        ];
+        assert!(!place_eval(&mut comments, None));
+        assert_eq!(comments, ["[%clk 0:01:00]"]);
     }
 
     #[test]
