@@ -361,9 +361,15 @@ tarpon serve --host 0.0.0.0     (reachable from the network: be careful)"
     #[command(
         display_order = 2,
         visible_alias = "analyze",
-        after_help = "A game's moves get an [%eval] comment, the best move where another was played, and a\n\
-mark by the expected score they give away: ?! from 0.05, ? from 0.10, ?? from 0.20\n\
-(with a better line). Scores are for White.\n\n\
+        after_help = "A game's moves get an [%eval] comment, the best move where a worse one was played, and\n\
+a mark by the expected score they give away: ?! from 0.05, ? from 0.10, ?? from 0.20\n\
+(with a better line). Scores are for White. The game's comments, variations and NAGs stay:\n\
+an [%eval] in a comment is replaced, [%clk] kept; where the author's !, ?, ?! ... differs\n\
+from Tarpon's judgement it stays, and the comment says 'Tarpon: Blunder (...), not ! as\n\
+annotated.'\n\
+A game that cannot be read (an illegal move, a bad FEN tag) is named on standard error with\n\
+its line and skipped, as is a variation with an unreadable move; the rest is annotated.\n\
+Exit status: 0 done, 1 error, 2 bad arguments, 3 games or variations skipped.\n\n\
 Examples:\n  tarpon analyse --fen 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3' --depth 14\n  \
 tarpon analyse --pgn game.pgn --movetime 500 --output game-annotated.pgn\n  \
 tarpon analyse --pgn games.pgn --depth 10 > annotated.pgn"
@@ -385,8 +391,11 @@ tarpon analyse --pgn games.pgn --depth 10 > annotated.pgn"
     #[command(
         display_order = 4,
         after_help = "Each line: the four FEN fields, then operations such as bm Nf3; am Qxb7; dm 3; id \"name\";\n\
-Moves in SAN or UCI notation. Prints the failures, then 'Solved: <x>/<y> in <t> s'.\n\
---threads N searches N positions at a time (each its own single-threaded search).\n\n\
+Moves in SAN or UCI notation. Prints the failures with Tarpon's move and score (for White,\n\
+as analyse gives scores, whoever is to move), then 'Solved: <x>/<y> in <t> s'.\n\
+--threads N searches N positions at a time (each its own single-threaded search).\n\
+A line that cannot be read (a bad FEN, an illegal bm/am move) is named on standard error and\n\
+skipped; the others run. Exit status: 0 done, 1 error, 2 bad arguments, 3 lines skipped.\n\n\
 Examples:\n  tarpon epd wac.epd --movetime 1000\n  tarpon epd mates.epd --depth 8 --threads 2\n  \
 tarpon epd suite.epd --nodes 100000"
     )]
@@ -431,6 +440,17 @@ impl SearchArgs {
             hash_mb: self.hash as usize,
             syzygy: self.syzygy,
         }
+    }
+}
+
+/// `analyse` and `epd`: exit status 0 when everything was done, `EXIT_SKIPPED` when
+/// `skipped` games or positions could not be read (they are reported already) and the rest
+/// was done, 1 after printing the error that stopped everything.
+fn exit_status_skipping(result: Result<usize, String>) -> ExitCode {
+    match result {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(tarpon::tools::EXIT_SKIPPED),
+        Err(e) => exit_status::<()>(Err(e)),
     }
 }
 
@@ -732,7 +752,7 @@ fn main() -> ExitCode {
             pgn,
             output,
             search,
-        }) => exit_status(tarpon::tools::analyse::run(
+        }) => exit_status_skipping(tarpon::tools::analyse::run(
             &tarpon::tools::analyse::Options {
                 fen,
                 pgn,
@@ -744,11 +764,14 @@ fn main() -> ExitCode {
             file,
             search,
             threads,
-        }) => exit_status(tarpon::tools::epd::run(&tarpon::tools::epd::Options {
-            file,
-            search: search.settings(),
-            threads: threads.into(),
-        })),
+        }) => exit_status_skipping(
+            tarpon::tools::epd::run(&tarpon::tools::epd::Options {
+                file,
+                search: search.settings(),
+                threads: threads.into(),
+            })
+            .map(|report| report.skipped.len()),
+        ),
     }
 }
 

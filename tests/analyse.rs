@@ -27,7 +27,7 @@ const GAMES: &str = r#"[Event "Fool's mate"]
 [SetUp "1"]
 [FEN "8/8/4k3/8/8/4K3/4P3/8 w - - 0 50"]
 
-{ King and pawn } 50. Kd4 (50. e4 Kd6) 50... Kd6 $6 51. e4!? Ke6 *
+{ King and pawn } 50. Kd4 (50. Kd3 Kd5) 50... Kd6 $6 51. e4!? Ke6 *
 "#;
 
 #[test]
@@ -61,6 +61,11 @@ fn a_pgn_is_annotated_move_by_move_and_replays() {
     assert_eq!(fool.sans, ["f3", "e5", "g4", "Qh4#"], "{text}");
     assert_eq!(fool.result, "0-1");
     assert!(fool.tag("Annotator").unwrap().starts_with("Tarpon"));
+    // The game's comment says whose point of view the scores take.
+    assert!(
+        flat.contains(", depth 6, scores for White. White: "),
+        "{text}"
+    );
     let ending = &games[1];
     assert_eq!(ending.sans, ["Kd4", "Kd6", "e4", "Ke6"], "{text}");
     assert_eq!(ending.tag("FEN"), Some("8/8/4k3/8/8/4K3/4P3/8 w - - 0 50"));
@@ -117,6 +122,214 @@ fn a_position_gets_its_evaluation_and_line_in_san() {
         "500",
     ]);
     assert!(ok && out.contains("Best move: 1... "), "{out}");
+}
+
+/// A game as lichess exports it: `[%eval]` and `[%clk]` commands in comments, a NAG, a
+/// comment and a variation of the author's.
+const LICHESS: &str = r#"[Event "Casual"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+
+1. e4 { [%eval 0.3] [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Nf3 $1 { good } (2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#) 2... Nc6 3. Bc4 Nf6 4. Ng5 d5 5. exd5 Nxd5?! 6. Nxf7 1-0
+"#;
+
+/// `tarpon analyse --pgn` on `pgn` with `args`: standard output flattened to single
+/// spaces (lines wrap anywhere between words), and standard error.
+fn annotate(name: &str, pgn: &str, args: &[&str]) -> (String, String) {
+    let input = temp_file(name, pgn);
+    let (ok, out, err) = analyse(&[&["--pgn", input.to_str().unwrap()], args].concat());
+    std::fs::remove_file(&input).ok();
+    assert!(ok, "{err}");
+    pgn_check::replay(&out);
+    (out.split_whitespace().collect::<Vec<_>>().join(" "), err)
+}
+
+#[test]
+fn a_lichess_game_keeps_its_variations_comments_nags_and_clocks() {
+    let (flat, _) = annotate("lichess.pgn", LICHESS, &["--depth", "3"]);
+    assert!(flat.contains("2. Nf3 $1 { good }"), "{flat}");
+    assert!(
+        flat.contains("(2. Qh5 Nc6 3. Bc4 Nf6 $4 4. Qxf7#)"),
+        "{flat}"
+    );
+    // One evaluation for each of the 11 moves: Tarpon's replaces lichess's, and joins the
+    // clock as lichess writes them.
+    assert_eq!(flat.matches("[%eval ").count(), 11, "{flat}");
+    assert!(!flat.contains("[%eval 0.3]"), "{flat}");
+    assert_eq!(flat.matches("[%clk 0:03:00]").count(), 2, "{flat}");
+    // The first comment after each of the first two moves holds both.
+    for mv in ["1. e4 ", "1... e5 "] {
+        let after = &flat[flat.find(mv).expect(mv)..];
+        let comment = &after[after.find('{').unwrap()..=after.find('}').unwrap()];
+        assert!(
+            comment.starts_with("{ [%eval ") && comment.ends_with(" [%clk 0:03:00] }"),
+            "{mv}: {flat}"
+        );
+    }
+    // The author's ?! stays, whatever Tarpon makes of the move.
+    assert!(flat.contains("5... Nxd5 $6 {"), "{flat}");
+    assert!(!flat.contains("Nxd5 $6 $"), "{flat}");
+}
+
+#[test]
+fn the_authors_judgement_stays_and_tarpon_says_where_it_differs() {
+    let (flat, err) = annotate(
+        "judged.pgn",
+        "1. f3 e5 2. g4! Qh4#?? { [%eval #1] [%clk 0:00:10] } 0-1\n",
+        &["--depth", "2"],
+    );
+    // 2. g4 allows mate: Tarpon's blunder is said, the author's ! kept.
+    assert!(
+        flat.contains("2. g4 $1 { [%eval #-1] Tarpon: Blunder (gives away "),
+        "{flat}"
+    );
+    assert!(flat.contains("of a point), not ! as annotated."), "{flat}");
+    assert!(
+        flat.contains(
+            "2... Qh4# $4 { [%clk 0:00:10] } { Tarpon: no error (gives away 0.00 of a point), not ?? as annotated. }"
+        ),
+        "{flat}"
+    );
+    assert!(!flat.contains("$1 $4") && !flat.contains("$4 $4"), "{flat}");
+    // The mate ends the game: Tarpon gives it no evaluation, and keeps no other.
+    assert_eq!(flat.matches("[%eval ").count(), 3, "{flat}");
+    // Tarpon's counts are its own.
+    assert!(err.contains(" 1 blunder, average loss"), "{err}");
+    assert!(
+        err.contains("Black 0 inaccuracies, 0 mistakes, 0 blunders"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_better_move_is_suggested_for_an_equal_or_a_mating_move() {
+    // Knight against king: every move draws. Then two different mates in one, so that one
+    // of them is not the move Tarpon would choose.
+    let games = r#"[SetUp "1"]
+[FEN "8/8/4k3/8/8/4K3/8/4N3 w - - 0 1"]
+
+1. Kd3 Kd6 2. Ke3 Ke6 *
+
+[SetUp "1"]
+[FEN "k7/8/1K6/8/8/8/5Q2/7R w - - 0 1"]
+
+1. Qf8# 1-0
+
+[SetUp "1"]
+[FEN "k7/8/1K6/8/8/8/5Q2/7R w - - 0 1"]
+
+1. Rh8# 1-0
+"#;
+    let (flat, _) = annotate("equal.pgn", games, &["--depth", "3"]);
+    assert!(!flat.contains("Best:"), "{flat}");
+    assert!(
+        flat.contains("1. Qf8# 1-0") && flat.contains("1. Rh8# 1-0"),
+        "{flat}"
+    );
+    assert_eq!(flat.matches("[%eval 0.00]").count(), 3, "{flat}");
+}
+
+#[test]
+fn a_forced_move_is_never_shown_as_a_mate() {
+    // After 2. Qh5+ Black has one legal move, which a search under a time limit answers
+    // without searching.
+    let (flat, _) = annotate(
+        "forced.pgn",
+        "1. e4 f5 2. Qh5+ g6 3. Qe2 *\n",
+        &["--movetime", "30"],
+    );
+    assert!(!flat.contains('#'), "{flat}");
+    assert_eq!(flat.matches("[%eval ").count(), 5, "{flat}");
+    let fen = "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2";
+    let (ok, out, err) = analyse(&["--fen", fen, "--movetime", "30"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Best move: 2... g6 ("), "{out}");
+    assert!(!out.contains('#'), "{out}");
+}
+
+/// Three games; the second has an illegal move.
+const ONE_BAD_OF_THREE: &str = r#"[Event "One"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "Two"]
+[White "C"]
+[Black "D"]
+[Result "*"]
+
+1. d4 d5 2. Ke3 Nf6 *
+
+[Event "Three"]
+[White "E"]
+[Black "F"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+"#;
+
+#[test]
+fn a_bad_game_is_reported_and_skipped_and_the_others_annotated() {
+    let input = temp_file("one-bad.pgn", ONE_BAD_OF_THREE);
+    let output = temp_path("one-bad-out.pgn");
+    let (code, out, err) = engine::run_status(&[
+        "analyse",
+        "--pgn",
+        input.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&output).unwrap_or_default();
+    std::fs::remove_file(&output).ok();
+    // The skipped game gives its own exit status, told apart from an error (1).
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        err.contains(
+            "one-bad.pgn: game 2, line 13: move 2. Ke3: illegal move 'Ke3' (game skipped)"
+        ),
+        "{err}"
+    );
+    let games = pgn_check::replay(&text);
+    let events: Vec<_> = games.iter().map(|g| g.tag("Event").unwrap()).collect();
+    assert_eq!(events, ["One", "Three"], "{text}");
+    assert!(out.contains("Game 1 (A - B, 1-0)"), "{out}");
+    assert!(out.contains("Game 3 (E - F, 0-1)"), "{out}");
+    assert!(!out.contains("Game 2"), "{out}");
+    assert!(
+        out.contains("1 of 3 games could not be read and were skipped"),
+        "{out}"
+    );
+
+    // A variation that cannot be read is left out of its game, which is annotated.
+    let broken = temp_file("bad-variation.pgn", "1. e4 e5 (1... Ke3) 2. Nf3 *\n");
+    let (code, out, err) =
+        engine::run_status(&["analyse", "--pgn", broken.to_str().unwrap(), "--depth", "2"]);
+    std::fs::remove_file(&broken).ok();
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        err.contains(
+            "game 1, line 1: in a variation, move 1... Ke3: illegal move 'Ke3' (variation left out)"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        pgn_check::replay(&out)[0].sans,
+        ["e4", "e5", "Nf3"],
+        "{out}"
+    );
+
+    // When no game can be read, nothing is done: an error.
+    let bad = temp_file("only-bad.pgn", "1. d4 d5 2. Ke3 *\n");
+    let (code, _, err) = engine::run_status(&["analyse", "--pgn", bad.to_str().unwrap()]);
+    std::fs::remove_file(&bad).ok();
+    std::fs::remove_file(&input).ok();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no game could be read"), "{err}");
 }
 
 #[test]

@@ -77,6 +77,58 @@ fn a_mate_found_too_slowly_fails_dm() {
 }
 
 #[test]
+fn scores_are_for_white_as_analyse_gives_them() {
+    // Black to move mates: the score is a mate against White, in `epd` as in `analyse`.
+    let fen = "r5k1/8/8/8/8/8/5PPP/6K1 b - -";
+    let suite = temp_file("black-mates.epd", &format!("{fen} bm Kf8; id \"x\";\n"));
+    let (ok, out, err) = epd(&[suite.to_str().unwrap(), "--depth", "2"]);
+    std::fs::remove_file(&suite).ok();
+    assert!(ok, "{err}");
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .ends_with("; scores are for White"),
+        "{out}"
+    );
+    assert!(
+        out.contains("expected bm Kf8; Tarpon played Ra1# (#-1 for White, depth 2)"),
+        "{out}"
+    );
+    let (ok, analysed, _) =
+        engine::run(&["analyse", "--fen", &format!("{fen} 0 1"), "--depth", "2"]);
+    assert!(
+        ok && analysed.contains("Best move: 1... Ra1# (#-1 for White, depth 2"),
+        "{analysed}"
+    );
+}
+
+#[test]
+fn bad_lines_are_reported_and_skipped_and_the_others_run() {
+    let suite = temp_file(
+        "some-bad.epd",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id \"good one\";\n\
+         4k3/8/8/8 w - - bm Ke2; id \"bad fen\";\n\
+         4k3/8/8/8/8/8/8/4K3 w - - bm Ke3; id \"bad bm\";\n\
+         k7/8/1K6/8/8/8/7Q/8 w - - bm Qh8#; id \"good two\";\n",
+    );
+    let (code, out, err) = engine::run_status(&["epd", suite.to_str().unwrap(), "--depth", "2"]);
+    std::fs::remove_file(&suite).ok();
+    // The skipped lines give their own exit status, told apart from an error (1).
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert!(
+        err.contains("some-bad.epd: line 2: bad position: ")
+            && err.contains("some-bad.epd: line 3: bm: illegal move 'Ke3' (line skipped)"),
+        "{err}"
+    );
+    assert!(out.contains("2 positions (2 lines skipped)"), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("Solved: 2/2"),
+        "{out}"
+    );
+}
+
+#[test]
 fn bad_suites_and_arguments_are_explained_with_a_failure_status() {
     let bad_move = temp_file(
         "bad-move.epd",
@@ -93,6 +145,7 @@ fn bad_suites_and_arguments_are_explained_with_a_failure_status() {
         ),
         (vec![bad_fen.to_str().unwrap()], "line 1: bad position"),
         (vec![nothing.to_str().unwrap()], "line 1: nothing to test"),
+        (vec![nothing.to_str().unwrap()], "no position could be read"),
         (vec![empty.to_str().unwrap()], "holds no position"),
         (vec![missing.to_str().unwrap()], "cannot read"),
         (vec![], "<FILE>"),

@@ -16,9 +16,14 @@
 //! | ≥ 0.20 | ??   | $4  |
 //!
 //! At equality that is about half a pawn, one pawn and two and a half pawns.
+//!
+//! The annotations join what the game held rather than replace it: the author's comments,
+//! variations and move judgements stay (see `annotate_game`), so that an annotated lichess
+//! export keeps its clock times and its author's notes.
 
 use super::engine::{self, Analysis, Engine, Eval, Settings, expected_score, write_error};
 use super::pgn::{self, Game};
+use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, Outcome, Position};
 use crate::search::score;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -46,10 +51,13 @@ pub struct Options {
     pub search: Settings,
 }
 
-pub fn run(options: &Options) -> Result<(), String> {
+/// Analyses as asked; returns how many games of the PGN file, or variations in them, could
+/// not be read and were skipped (each reported on standard error), or the error that
+/// stopped everything.
+pub fn run(options: &Options) -> Result<usize, String> {
     match &options.pgn {
         Some(path) => annotate_file(path, options),
-        None => analyse_position(options),
+        None => analyse_position(options).map(|()| 0),
     }
 }
 
@@ -100,15 +108,23 @@ fn analyse_position(options: &Options) -> Result<(), String> {
     if let Some(e) = failed {
         return Err(write_error(e));
     }
+    let best = engine::numbered_san(&position, analysis.best);
+    let line = engine::san_line(&position, &analysis.pv);
+    // A forced move under a time limit is answered without a search, and without a score.
+    let Some(score) = analysis.searched_score() else {
+        return writeln!(
+            out,
+            "Best move: {best} (the only legal move: not searched)\nLine: {line}"
+        )
+        .map_err(write_error);
+    };
     writeln!(
         out,
-        "Best move: {} ({} for White, depth {}, {} nodes, {:.1} s)\nLine: {}",
-        engine::numbered_san(&position, analysis.best),
-        analysis.eval().for_white(side),
+        "Best move: {best} ({} for White, depth {}, {} nodes, {:.1} s)\nLine: {line}",
+        Eval::from_score(score).for_white(side),
         analysis.depth,
         analysis.nodes,
         analysis.time.as_secs_f64(),
-        engine::san_line(&position, &analysis.pv)
     )
     .map_err(write_error)
 }
@@ -208,19 +224,43 @@ impl SideSummary {
     }
 }
 
-/// Reads the games of a PGN file, annotates each, and writes them out.
-fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
+/// Reads the games of a PGN file, annotates each, and writes them out. A game that cannot
+/// be read is reported on standard error and skipped: one broken game in a long file
+/// should not cost the analysis of all the others. So is a variation that cannot be read
+/// (it is left out of its game). Returns how many games and variations were skipped.
+fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut games = pgn::read_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if games.is_empty() {
+    let records = pgn::read_records(&text);
+    if records.is_empty() {
         return Err(format!("{} holds no game", path.display()));
+    }
+    // Each game with its number in the file, which the summary and the errors use.
+    let mut games = Vec::new();
+    let (mut skipped, mut dropped) = (0, 0);
+    for (i, record) in records.into_iter().enumerate() {
+        match record {
+            Ok(game) => {
+                for e in &game.dropped {
+                    eprintln!("{}: {e} (variation left out)", path.display());
+                }
+                dropped += game.dropped.len();
+                games.push((i + 1, game));
+            }
+            Err(e) => {
+                eprintln!("{}: {e} (game skipped)", path.display());
+                skipped += 1;
+            }
+        }
+    }
+    if games.is_empty() {
+        return Err(format!("{}: no game could be read", path.display()));
     }
     let (mut engine, notes) = Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
     for note in notes {
         eprintln!("{note}");
     }
-    let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
+    let positions: usize = games.iter().map(|(_, g)| g.moves.len() + 1).sum();
     let bar = ProgressBar::new(positions as u64);
     if let Ok(style) = ProgressStyle::with_template(
         "{msg} [{bar:30}] {pos}/{len} positions ({elapsed}, {eta} left)",
@@ -229,14 +269,14 @@ fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
     }
     let count = games.len();
     let mut summaries = Vec::new();
-    for (i, game) in games.iter_mut().enumerate() {
+    for (i, (_, game)) in games.iter_mut().enumerate() {
         bar.set_message(format!("game {}/{count}", i + 1));
         engine.clear();
         summaries.push(annotate_game(game, &mut engine, &options.search, &bar));
     }
     bar.finish_and_clear();
 
-    let annotated: String = games.iter().map(pgn::write_game).collect();
+    let annotated: String = games.iter().map(|(_, g)| pgn::write_game(g)).collect();
     let to_file = options.output.is_some();
     match &options.output {
         Some(out) => std::fs::write(out, annotated)
@@ -247,10 +287,9 @@ fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
     }
     // The summary goes where it does not mix with the games.
     let mut lines = Vec::new();
-    for (i, (game, [white, black])) in games.iter().zip(&summaries).enumerate() {
+    for ((number, game), [white, black]) in games.iter().zip(&summaries) {
         lines.push(format!(
-            "Game {} ({} - {}, {}): White {}; Black {}",
-            i + 1,
+            "Game {number} ({} - {}, {}): White {}; Black {}",
             game.tag("White").unwrap_or("?"),
             game.tag("Black").unwrap_or("?"),
             game.result,
@@ -261,13 +300,25 @@ fn annotate_file(path: &Path, options: &Options) -> Result<(), String> {
     if let Some(out) = &options.output {
         lines.push(format!("Annotated PGN written to {}", out.display()));
     }
+    if skipped > 0 {
+        lines.push(format!(
+            "{skipped} of {} games could not be read and were skipped",
+            skipped + count
+        ));
+    }
+    if dropped > 0 {
+        let s = if dropped == 1 { "" } else { "s" };
+        lines.push(format!(
+            "{dropped} variation{s} could not be read and left out"
+        ));
+    }
     let text = lines.join("\n");
     if to_file {
-        writeln!(std::io::stdout(), "{text}").map_err(write_error)
+        writeln!(std::io::stdout(), "{text}").map_err(write_error)?;
     } else {
         eprintln!("{text}");
-        Ok(())
     }
+    Ok(skipped + dropped)
 }
 
 /// The score of a position at the end of the game that the rules have decided (mate,
@@ -279,9 +330,80 @@ pub fn final_score(position: &Position) -> Option<i32> {
     }
 }
 
-/// Annotates a game in place: an `[%eval]` comment on every move, the best move where
-/// another was played, and a mark with a better line where the loss reaches the
-/// thresholds. Returns the marks of White and Black.
+/// The value of a move for the side that made it, from the score of the position after
+/// it (the opponent's view): negated, and a mate or tablebase result one ply further away.
+fn move_value(after: i32) -> i32 {
+    let value = -after;
+    if score::is_decisive(value) {
+        value - value.signum()
+    } else {
+        value
+    }
+}
+
+/// The text of a NAG from `$1` to `$6` as written after a move.
+fn nag_symbol(nag: u8) -> &'static str {
+    match nag {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        _ => "?!",
+    }
+}
+
+/// Puts the `[%eval]` command `eval` into a move's comments, lichess's way: in place of the
+/// first `[%eval ...]` there (any other is removed, so the move keeps one evaluation, the
+/// new one), or else at the front of the first comment holding another command, such as
+/// `[%clk ...]`. Returns whether it found a place; comments left empty are removed.
+/// Without an `eval` (the game ended with the move) the old ones go all the same: every
+/// evaluation in the annotated game is Tarpon's, not some other engine's.
+fn place_eval(comments: &mut Vec<String>, eval: Option<&str>) -> bool {
+    const OPEN: &str = "[%eval";
+    let mut placed = false;
+    for comment in comments.iter_mut() {
+        let mut kept = String::new();
+        let mut rest = comment.as_str();
+        while let Some(start) = rest.find(OPEN) {
+            let after = &rest[start + OPEN.len()..];
+            let end = after
+                .find(']')
+                .filter(|_| after.starts_with(char::is_whitespace));
+            let Some(end) = end else {
+                kept.push_str(&rest[..start + OPEN.len()]);
+                rest = after;
+                continue;
+            };
+            kept.push_str(&rest[..start]);
+            if !placed && let Some(eval) = eval {
+                kept.push_str(eval);
+                placed = true;
+            }
+            kept.push(' ');
+            rest = &after[end + 1..];
+        }
+        kept.push_str(rest);
+        *comment = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    comments.retain(|c| !c.is_empty());
+    if !placed
+        && let Some(eval) = eval
+        && let Some(comment) = comments.iter_mut().find(|c| c.contains("[%"))
+    {
+        comment.insert_str(0, &format!("{eval} "));
+        placed = true;
+    }
+    placed
+}
+
+/// Annotates a game in place: an `[%eval]` comment on every move, the best move where a
+/// worse one was played, and a mark with a better line where the loss reaches the
+/// thresholds. What the game's author wrote stays: comments (an `[%eval]` in them is
+/// replaced by Tarpon's, other commands such as `[%clk]` are kept), variations, and move
+/// judgements (`$1` to `$6`): where Tarpon judges the move otherwise, the author's NAG is
+/// kept and Tarpon's view written in the comment ("Tarpon: Blunder (...), not ! as
+/// annotated."). Returns the marks of White and Black (Tarpon's own).
 pub fn annotate_game(
     game: &mut Game,
     engine: &mut Engine,
@@ -293,45 +415,69 @@ pub fn annotate_game(
     // Each position's score for its side to move, and the search behind it. Only the final
     // position is judged by the rules: earlier repetitions and fifty-move counts were not
     // claimed, and play went on.
-    let mut scores = Vec::with_capacity(positions.len());
+    let mut scores: Vec<Option<i32>> = Vec::with_capacity(positions.len());
     let mut analyses: Vec<Option<Analysis>> = Vec::with_capacity(positions.len());
     for (i, position) in positions.iter().enumerate() {
         match final_score(position).filter(|_| i == last) {
             Some(score) => {
-                scores.push(score);
+                scores.push(Some(score));
                 analyses.push(None);
             }
             None => {
                 let analysis = engine.search(position, settings.limits(), |_| {});
-                scores.push(analysis.score);
+                scores.push(analysis.searched_score());
                 analyses.push(Some(analysis));
             }
         }
         bar.inc(1);
     }
+    // A position the search did not search has a single legal move, which the game played:
+    // it is worth that move's value, known from the position after it.
+    for i in (0..last).rev() {
+        if scores[i].is_none() && legal_moves(positions[i].board()).len() == 1 {
+            scores[i] = scores[i + 1].map(move_value);
+        }
+    }
 
     let mut summaries = [SideSummary::default(), SideSummary::default()];
     for (i, record) in game.moves.iter_mut().enumerate() {
         let before = &positions[i];
+        let after = &positions[i + 1];
         let mover = before.side_to_move();
         let Some(analysis) = &analyses[i] else {
             continue;
         };
+        // A move is as good as the best when it is the search's choice, when it mates
+        // (nothing is better), or when it scores as much: another move of equal value is
+        // no better, and suggesting it would be noise.
+        let mates = matches!(after.outcome(), Some(Outcome::Checkmate { .. }));
         let best_score = scores[i];
-        let loss = move_loss(best_score, scores[i + 1], record.mv == analysis.best);
+        let played_best = record.mv == analysis.best
+            || mates
+            || matches!((best_score, scores[i + 1]), (Some(best), Some(a)) if move_value(a) >= best);
+        let loss = match (best_score, scores[i + 1]) {
+            (Some(best), Some(a)) => move_loss(best, a, played_best),
+            _ => 0.0,
+        };
         let summary = &mut summaries[mover.index()];
         summary.moves += 1;
         summary.total_loss += loss;
 
         let mut words = Vec::new();
         // No evaluation after a move that ended the game: the result says it all.
-        if analyses[i + 1].is_some() {
-            // The score of the position after the move, turned to White's view. Negating
-            // it into the mover's score first would go wrong for mates: they are counted
-            // in moves of the side to move, and the mover is not to move there.
-            let after = &positions[i + 1];
-            let eval = Eval::from_score(scores[i + 1]).for_white(after.side_to_move());
-            words.push(format!("[%eval {}]", eval.pgn_text()));
+        let command = scores[i + 1]
+            .filter(|_| analyses[i + 1].is_some())
+            .map(|score| {
+                // The score of the position after the move, turned to White's view.
+                // Negating it into the mover's score first would go wrong for mates: they
+                // are counted in moves of the side to move, and the mover is not to move.
+                let eval = Eval::from_score(score).for_white(after.side_to_move());
+                format!("[%eval {}]", eval.pgn_text())
+            });
+        if !place_eval(&mut record.comments, command.as_deref())
+            && let Some(command) = command
+        {
+            words.push(command);
         }
         let mark = Mark::of_loss(loss);
         match mark {
@@ -340,23 +486,46 @@ pub fn annotate_game(
             Some(Mark::Inaccuracy) => summary.inaccuracies += 1,
             None => {}
         }
-        if let Some(mark) = mark {
-            // The mark replaces whatever move judgement ($1 to $6) the game had.
-            record.nags.retain(|n| !(1..=6).contains(n));
-            record.nags.push(mark.nag());
-            words.push(format!(
-                "{} (gives away {loss:.2} of a point).",
-                mark.word()
-            ));
-            let line: Vec<Move> = analysis.pv.iter().copied().take(VARIATION_PLIES).collect();
-            record.variations.push(line);
+        let judged = record.nags.iter().copied().find(|n| (1..=6).contains(n));
+        match (judged, mark) {
+            (None, Some(mark)) => {
+                record.nags.push(mark.nag());
+                words.push(format!(
+                    "{} (gives away {loss:.2} of a point).",
+                    mark.word()
+                ));
+            }
+            (Some(nag), Some(mark)) if nag == mark.nag() => {
+                words.push(format!(
+                    "{} (gives away {loss:.2} of a point).",
+                    mark.word()
+                ));
+            }
+            (Some(nag), Some(mark)) => words.push(format!(
+                "Tarpon: {} (gives away {loss:.2} of a point), not {} as annotated.",
+                mark.word(),
+                nag_symbol(nag)
+            )),
+            // Tarpon marks errors only: its silence does not contradict a `!`, `!!` or `!?`.
+            (Some(nag @ (2 | 4 | 6)), None) => words.push(format!(
+                "Tarpon: no error (gives away {loss:.2} of a point), not {} as annotated.",
+                nag_symbol(nag)
+            )),
+            (_, None) => {}
         }
-        if record.mv != analysis.best {
-            words.push(format!(
-                "Best: {} ({}).",
-                engine::numbered_san(before, analysis.best),
-                Eval::from_score(best_score).for_white(mover)
-            ));
+        if mark.is_some() {
+            let line: Vec<Move> = analysis.pv.iter().copied().take(VARIATION_PLIES).collect();
+            record.variations.push(pgn::Line::of_moves(&line));
+        }
+        if !played_best {
+            let best = engine::numbered_san(before, analysis.best);
+            words.push(match best_score {
+                Some(score) => format!(
+                    "Best: {best} ({}).",
+                    Eval::from_score(score).for_white(mover)
+                ),
+                None => format!("Best: {best}."),
+            });
         }
         if !words.is_empty() {
             record.comments.push(words.join(" "));
@@ -366,7 +535,7 @@ pub fn annotate_game(
     let tarpon = format!("Tarpon {}", env!("CARGO_PKG_VERSION"));
     game.set_tag("Annotator", &tarpon);
     game.comments.push(format!(
-        "{tarpon}, {}. White: {}. Black: {}.",
+        "{tarpon}, {}, scores for White. White: {}. Black: {}.",
         settings.describe(),
         summaries[Color::White.index()].text(),
         summaries[Color::Black.index()].text()
@@ -385,6 +554,53 @@ mod tests {
         assert!(loss(50) < INACCURACY && loss(60) >= INACCURACY);
         assert!(loss(100) < MISTAKE && loss(115) >= MISTAKE);
         assert!(loss(220) < BLUNDER && loss(240) >= BLUNDER);
+    }
+
+    #[test]
+    fn the_new_evaluation_replaces_the_old_and_joins_other_commands() {
+        let place = |comments: &[&str]| {
+            let mut comments: Vec<String> = comments.iter().map(|c| c.to_string()).collect();
+            let placed = place_eval(&mut comments, Some("[%eval 0.25]"));
+            (placed, comments)
+        };
+        assert_eq!(
+            place(&["[%eval 0.3] [%clk 0:03:00]"]),
+            (true, vec!["[%eval 0.25] [%clk 0:03:00]".to_string()])
+        );
+        assert_eq!(
+            place(&["[%clk 0:03:00]"]),
+            (true, vec!["[%eval 0.25] [%clk 0:03:00]".to_string()])
+        );
+        // One evaluation per move: a second old one goes, and a comment left empty.
+        assert_eq!(
+            place(&["good [%eval #2]", "[%eval -1.0]", "[%evaluation] stays"]),
+            (
+                true,
+                vec![
+                    "good [%eval 0.25]".to_string(),
+                    "[%evaluation] stays".to_string()
+                ]
+            )
+        );
+        assert_eq!(
+            place(&["just words"]),
+            (false, vec!["just words".to_string()])
+        );
+        // Without a new evaluation, the old ones go all the same.
+        let mut comments = vec![
+            "[%eval #1] [%clk 0:01:00]".to_string(),
+            "[%eval 9]".to_string(),
+        ];
+        assert!(!place_eval(&mut comments, None));
+        assert_eq!(comments, ["[%clk 0:01:00]"]);
+    }
+
+    #[test]
+    fn move_values_count_a_mate_from_before_the_move() {
+        // Mated on the board after the move: the move mates in one.
+        assert_eq!(move_value(-score::MATE), score::mate_in(1));
+        assert_eq!(move_value(score::mate_in(2)), score::mated_in(3));
+        assert_eq!(move_value(-35), 35);
     }
 
     #[test]

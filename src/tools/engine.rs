@@ -186,6 +186,13 @@ impl Analysis {
     pub fn eval(&self) -> Eval {
         Eval::from_score(self.score)
     }
+
+    /// The search's score, side to move's view, or `None` when the search answered without
+    /// searching: a forced move under a time limit comes back at depth 0 with no score at
+    /// all, which must not be shown as a mate ("#0") nor judge a move.
+    pub fn searched_score(&self) -> Option<i32> {
+        (self.depth >= 1 && self.score.abs() < score::MATE).then_some(self.score)
+    }
 }
 
 /// A search with its table and histories, kept from one search to the next (the moves of

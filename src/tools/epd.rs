@@ -75,30 +75,48 @@ impl Test {
                 reasons.push(format!("expected dm {moves}"));
             }
         }
-        (!reasons.is_empty()).then(|| {
-            format!(
-                "{}; Tarpon played {played} ({}, depth {})",
-                reasons.join(", "),
-                analysis.eval(),
+        // For White, as `analyse` gives scores, whoever is to move.
+        let value = match analysis.searched_score() {
+            Some(score) => format!(
+                "{} for White, depth {}",
+                Eval::from_score(score).for_white(self.board.side_to_move()),
                 analysis.depth
-            )
-        })
+            ),
+            None => "the only legal move, not searched".to_string(),
+        };
+        (!reasons.is_empty())
+            .then(|| format!("{}; Tarpon played {played} ({value})", reasons.join(", ")))
     }
 }
 
-/// Reads a suite. Every problem (a bad FEN, an illegal or unreadable move, a line with
-/// nothing to check) is an error naming the line: a suite that is not read as written
-/// would give a meaningless score.
-pub fn read_suite(text: &str) -> Result<Vec<Test>, String> {
-    let mut tests = Vec::new();
+/// A suite as read: its tests, and the lines that could not be read.
+#[derive(Clone, Debug)]
+pub struct Suite {
+    pub tests: Vec<Test>,
+    /// Why each unreadable line was left out, naming it: "line 3: bm: illegal move ...".
+    pub skipped: Vec<String>,
+}
+
+/// Reads a suite. A line with a problem (a bad FEN, an illegal or unreadable move, nothing
+/// to check) is left out with an error naming it, and the other lines are read: one typo
+/// should not stop a suite of hundreds, but the run must say that its score leaves a
+/// position out (`run` does, and ends with a distinct exit status).
+pub fn read_suite(text: &str) -> Suite {
+    let mut suite = Suite {
+        tests: Vec::new(),
+        skipped: Vec::new(),
+    };
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        tests.push(read_line(line, i + 1).map_err(|e| format!("line {}: {e}", i + 1))?);
+        match read_line(line, i + 1) {
+            Ok(test) => suite.tests.push(test),
+            Err(e) => suite.skipped.push(format!("line {}: {e}", i + 1)),
+        }
     }
-    Ok(tests)
+    suite
 }
 
 fn read_line(line: &str, number: usize) -> Result<Test, String> {
@@ -238,6 +256,8 @@ pub struct Report {
     pub total: usize,
     /// `(line, id, why)` of each failed test, in file order.
     pub failures: Vec<(usize, String, String)>,
+    /// The lines that could not be read, with why (not counted in `total`).
+    pub skipped: Vec<String>,
 }
 
 /// Runs the suite in `options.file`, printing the header, the failures and the final
@@ -245,17 +265,31 @@ pub struct Report {
 pub fn run(options: &Options) -> Result<Report, String> {
     let text = std::fs::read_to_string(&options.file)
         .map_err(|e| format!("cannot read {}: {e}", options.file.display()))?;
-    let tests = read_suite(&text).map_err(|e| format!("{}: {e}", options.file.display()))?;
-    if tests.is_empty() {
+    let Suite { tests, skipped } = read_suite(&text);
+    for why in &skipped {
+        eprintln!("{}: {why} (line skipped)", options.file.display());
+    }
+    if tests.is_empty() && skipped.is_empty() {
         return Err(format!("{} holds no position", options.file.display()));
     }
+    if tests.is_empty() {
+        return Err(format!(
+            "{}: no position could be read",
+            options.file.display()
+        ));
+    }
+    let skipped_note = match skipped.len() {
+        0 => String::new(),
+        1 => " (1 line skipped)".to_string(),
+        n => format!(" ({n} lines skipped)"),
+    };
     let threads = options.threads.clamp(1, tests.len());
     // Written with errors checked: output cut short (a closed pipe) ends the run with a
     // message instead of a panic.
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{}: {} positions, {}, {threads} at a time",
+        "{}: {} positions{skipped_note}, {}, {threads} at a time; scores are for White",
         options.file.display(),
         tests.len(),
         options.search.describe()
@@ -323,6 +357,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
         solved: tests.len() - failures.len(),
         total: tests.len(),
         failures,
+        skipped,
     };
     writeln!(
         out,
@@ -348,7 +383,8 @@ r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5 d2d4; id \"t
 
 k7/8/1K6/8/8/8/7Q/8 w - - hmvc 12; fmvn 60; bm Qh8#;
 ";
-        let tests = read_suite(suite).unwrap();
+        let Suite { tests, skipped } = read_suite(suite);
+        assert!(skipped.is_empty(), "{skipped:?}");
         assert_eq!(tests.len(), 3);
         assert_eq!(tests[0].id, "two; best");
         let bests: Vec<String> = tests[0]
@@ -378,7 +414,7 @@ k7/8/1K6/8/8/8/7Q/8 w - - hmvc 12; fmvn 60; bm Qh8#;
     }
 
     #[test]
-    fn bad_lines_are_errors_naming_the_line() {
+    fn bad_lines_are_skipped_with_errors_naming_the_line() {
         for (suite, words) in [
             ("8/8/8 w - - bm Ka1;", "line 1: bad position"),
             ("4k3/8/8/8/8/8/8/4K3 w - - bm Ke3;", "line 1: bm: illegal"),
@@ -392,8 +428,22 @@ k7/8/1K6/8/8/8/7Q/8 w - - hmvc 12; fmvn 60; bm Qh8#;
                 "line 1: a quoted string is never closed",
             ),
         ] {
-            let err = read_suite(suite).unwrap_err();
-            assert!(err.starts_with(words), "{suite}: {err}");
+            let read = read_suite(suite);
+            assert!(read.tests.is_empty(), "{suite}");
+            assert_eq!(read.skipped.len(), 1, "{suite}");
+            assert!(
+                read.skipped[0].starts_with(words),
+                "{suite}: {:?}",
+                read.skipped
+            );
         }
+        // The good lines around a bad one are read.
+        let read = read_suite(
+            "4k3/8/8/8/8/8/8/4K3 w - - bm Ke2;\n8/8 w - - bm Ka1;\n4k3/8/8/8/8/8/8/4K3 w - - bm Kd2;\n",
+        );
+        assert_eq!(
+            (read.tests.len(), read.tests[1].line, read.skipped.len()),
+            (2, 3, 1)
+        );
     }
 }

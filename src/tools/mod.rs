@@ -11,3 +11,9 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod serve;
+
+/// The exit status of `analyse` and `epd` when they skipped games or positions they could
+/// not read (each reported on standard error) and did the rest. Not 1, which means an
+/// error that stopped everything, nor 2, which clap gives bad arguments: a script can
+/// tell "done, but not all of it" apart.
+pub const EXIT_SKIPPED: u8 = 3;

@@ -4,8 +4,11 @@
 //! The reader takes what people and programs commonly write: tag pairs, SAN movetext with
 //! or without move numbers, `{...}` and `;` comments, NAGs (`$2`) and the traditional
 //! suffixes (`?`, `!?`, ...), result tokens, and `%` escape lines. Variations (`(...)`,
-//! nested) are read over and dropped: the tools work on the game as played. A game may
-//! start from a `FEN` tag; a `Variant` tag naming Chess960 reads its castling that way.
+//! nested) are kept with their own comments and NAGs, so that a game annotated by Tarpon
+//! still holds everything its author wrote; their moves must be legal like the game's. A
+//! game may start from a `FEN` tag; a `Variant` tag naming Chess960 reads its castling
+//! that way. A game that cannot be read does not stop the reader: `read_records` gives
+//! the error in its place and goes on with the next game.
 //!
 //! The writer produces the export form: the Seven Tag Roster first, `SetUp`/`FEN` for a
 //! game that does not start from the initial position, NAGs as `$n`, lines of at most 80
@@ -27,9 +30,9 @@ pub struct GameMove {
     /// Numeric annotation glyphs: 1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`, 6 `?!`, ...
     pub nags: Vec<u8>,
     pub comments: Vec<String>,
-    /// Alternatives to this move, each a line played from the position before it. Only
-    /// written (the annotator's suggestions); the reader drops variations.
-    pub variations: Vec<Vec<Move>>,
+    /// Alternatives to this move, each a line played from the position before it: those
+    /// of the game as read, then any an annotator adds.
+    pub variations: Vec<Line>,
 }
 
 impl GameMove {
@@ -39,6 +42,24 @@ impl GameMove {
             nags: Vec::new(),
             comments: Vec::new(),
             variations: Vec::new(),
+        }
+    }
+}
+
+/// A variation: moves, each with its own NAGs, comments and variations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Comments before the first move.
+    pub comments: Vec<String>,
+    pub moves: Vec<GameMove>,
+}
+
+impl Line {
+    /// A line of bare moves.
+    pub fn of_moves(moves: &[Move]) -> Line {
+        Line {
+            comments: Vec::new(),
+            moves: moves.iter().map(|&m| GameMove::new(m)).collect(),
         }
     }
 }
@@ -55,6 +76,9 @@ pub struct Game {
     pub moves: Vec<GameMove>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*` (unfinished or unknown).
     pub result: String,
+    /// Variations of the text read that were left out, with why: a move in them could not
+    /// be read (the game's own moves could).
+    pub dropped: Vec<PgnError>,
 }
 
 impl Game {
@@ -65,6 +89,7 @@ impl Game {
             comments: Vec::new(),
             moves: Vec::new(),
             result: "*".to_string(),
+            dropped: Vec::new(),
         }
     }
 
@@ -127,11 +152,18 @@ enum Token {
     Nag(u8),
     Open,
     Close,
+    /// Text that cannot be read, and why: a tag line, which belongs with the tags of its
+    /// game...
+    BadTag(String),
+    /// ... or anything in the movetext.
+    Bad(String),
 }
 
 /// Splits PGN text into tokens, each with its line number. Periods (after move numbers)
-/// and unknown characters separate tokens and are otherwise ignored.
-fn tokenize(text: &str) -> Result<Vec<(Token, usize)>, (usize, String)> {
+/// and unknown characters separate tokens and are otherwise ignored. Text that cannot be
+/// read becomes a `Bad` or `BadTag` token and reading goes on after it, so that one broken
+/// game does not hide the others; only a comment never closed swallows the rest.
+fn tokenize(text: &str) -> Vec<(Token, usize)> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
     let mut line = 1;
@@ -165,7 +197,9 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>, (usize, String)> {
                     i += 1;
                 }
                 if i == chars.len() {
-                    return Err((start_line, "a comment '{' is never closed".to_string()));
+                    let message = "a comment '{' is never closed".to_string();
+                    tokens.push((Token::Bad(message), start_line));
+                    break;
                 }
                 i += 1;
                 tokens.push((Token::Comment(normalize_space(&body)), start_line));
@@ -195,12 +229,17 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>, (usize, String)> {
                         _ => {}
                     }
                 }
-                let end = end.ok_or((
-                    start_line,
-                    "a tag '[' is not closed on its line".to_string(),
-                ))?;
+                let Some(end) = end else {
+                    let message = "a tag '[' is not closed on its line".to_string();
+                    tokens.push((Token::BadTag(message), start_line));
+                    while i < chars.len() && chars[i] != '\n' {
+                        i += 1;
+                    }
+                    continue;
+                };
                 let inner: String = chars[i + 1..end].iter().collect();
-                tokens.push((parse_tag(&inner).map_err(|e| (start_line, e))?, start_line));
+                let token = parse_tag(&inner).unwrap_or_else(Token::BadTag);
+                tokens.push((token, start_line));
                 i = end + 1;
             }
             '(' => {
@@ -216,10 +255,11 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>, (usize, String)> {
                     .iter()
                     .take_while(|c| c.is_ascii_digit())
                     .collect();
-                let nag = digits
-                    .parse::<u8>()
-                    .map_err(|_| (line, format!("bad annotation glyph '${digits}'")))?;
-                tokens.push((Token::Nag(nag), line));
+                let token = match digits.parse::<u8>() {
+                    Ok(nag) => Token::Nag(nag),
+                    Err(_) => Token::Bad(format!("bad annotation glyph '${digits}'")),
+                };
+                tokens.push((token, line));
                 i += 1 + digits.len();
             }
             '!' | '?' => {
@@ -227,16 +267,16 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>, (usize, String)> {
                     .iter()
                     .take_while(|&&c| c == '!' || c == '?')
                     .collect();
-                let nag = match suffix.as_str() {
-                    "!" => 1,
-                    "?" => 2,
-                    "!!" => 3,
-                    "??" => 4,
-                    "!?" => 5,
-                    "?!" => 6,
-                    _ => return Err((line, format!("unknown move annotation '{suffix}'"))),
+                let token = match suffix.as_str() {
+                    "!" => Token::Nag(1),
+                    "?" => Token::Nag(2),
+                    "!!" => Token::Nag(3),
+                    "??" => Token::Nag(4),
+                    "!?" => Token::Nag(5),
+                    "?!" => Token::Nag(6),
+                    _ => Token::Bad(format!("unknown move annotation '{suffix}'")),
                 };
-                tokens.push((Token::Nag(nag), line));
+                tokens.push((token, line));
                 i += suffix.chars().count();
             }
             c if is_symbol_char(c) => {
@@ -250,7 +290,7 @@ fn tokenize(text: &str) -> Result<Vec<(Token, usize)>, (usize, String)> {
             _ => i += 1,
         }
     }
-    Ok(tokens)
+    tokens
 }
 
 fn is_symbol_char(c: char) -> bool {
@@ -293,60 +333,97 @@ fn is_result(symbol: &str) -> bool {
 /// Reads every game of a PGN text. Stops at the first error, which names the game and
 /// the line.
 pub fn read_games(text: &str) -> Result<Vec<Game>, PgnError> {
-    let tokens = tokenize(text).map_err(|(line, message)| PgnError {
-        game: 1,
-        line,
-        message,
-    })?;
-    let mut games = Vec::new();
+    read_records(text).into_iter().collect()
+}
+
+/// Reads every game of a PGN text, in order: each game, or the first error in it (naming
+/// the game and the line). After an error the reader passes over the rest of that game,
+/// to its result or to the tags of the next one, and goes on from there.
+pub fn read_records(text: &str) -> Vec<Result<Game, PgnError>> {
+    let mut records = Vec::new();
     let mut reader = GameReader::default();
-    for (token, line) in tokens {
-        let error = |message: String, games: &Vec<Game>| PgnError {
-            game: games.len() + 1,
-            line,
-            message,
-        };
+    for (token, line) in tokenize(text) {
+        let is_tag = matches!(token, Token::Tag(..) | Token::BadTag(_));
         // A tag after movetext begins the next game, even if the last one had no result.
-        if matches!(token, Token::Tag(..)) && reader.position.is_some() {
-            games.push(std::mem::take(&mut reader).finish());
+        if is_tag && reader.in_movetext {
+            records.push(std::mem::take(&mut reader).finish());
         }
-        match reader.take(token) {
-            Ok(true) => games.push(std::mem::take(&mut reader).finish()),
+        reader.in_movetext |= !is_tag;
+        if reader.error.is_some() {
+            if matches!(&token, Token::Symbol(s) if is_result(s)) {
+                records.push(std::mem::take(&mut reader).finish());
+            }
+            continue;
+        }
+        match reader.take(token, records.len() + 1, line) {
+            Ok(true) => records.push(std::mem::take(&mut reader).finish()),
             Ok(false) => {}
-            Err(message) => return Err(error(message, &games)),
+            Err(message) => {
+                reader.error = Some(PgnError {
+                    game: records.len() + 1,
+                    line,
+                    message,
+                })
+            }
         }
     }
-    if reader.position.is_some() || !reader.tags.is_empty() {
-        let line = text.lines().count();
-        let game = games.len() + 1;
-        let finished = reader.begin().map_err(|message| PgnError {
-            game,
-            line,
-            message,
-        });
-        games.push(finished.map(|()| reader.finish())?);
+    if reader.in_movetext || !reader.tags.is_empty() || reader.error.is_some() {
+        if reader.error.is_none()
+            && let Err(message) = reader.begin()
+        {
+            reader.error = Some(PgnError {
+                game: records.len() + 1,
+                line: text.lines().count(),
+                message,
+            });
+        }
+        records.push(reader.finish());
     }
-    Ok(games)
+    records
 }
 
 /// One game being read.
 #[derive(Default)]
 struct GameReader {
     tags: Vec<(String, String)>,
+    /// Whether anything but tags came: a tag then begins the next game.
+    in_movetext: bool,
     /// Set at the first movetext token: the tags before it say where the game starts.
-    position: Option<Position>,
     start: Option<Board>,
-    comments: Vec<String>,
-    moves: Vec<GameMove>,
+    /// The game's own moves first, then the variations being read, innermost last.
+    lines: Vec<LineReader>,
     result: Option<String>,
-    /// How deep inside variations the reader is (0: the game's own moves).
-    depth: usize,
+    /// The first error in the game: the rest of it is passed over.
+    error: Option<PgnError>,
+    /// Variations left out for an error in them, and how many parentheses are open inside
+    /// the one being passed over.
+    dropped: Vec<PgnError>,
+    skipping: usize,
+}
+
+/// A line of moves being read: the game's own or a variation.
+struct LineReader {
+    line: Line,
+    /// The position after the moves read so far...
+    board: Board,
+    /// ... and before the last of them, where a variation replacing it starts.
+    before_last: Option<Board>,
+}
+
+impl LineReader {
+    fn new(board: Board) -> LineReader {
+        LineReader {
+            line: Line::default(),
+            board,
+            before_last: None,
+        }
+    }
 }
 
 impl GameReader {
     /// Sets up the start position from the tags, once.
     fn begin(&mut self) -> Result<(), String> {
-        if self.position.is_some() {
+        if self.start.is_some() {
             return Ok(());
         }
         let tag = |name: &str| {
@@ -360,60 +437,126 @@ impl GameReader {
         let board = fen::parse(&fen_text, chess960)
             .map_err(|e| format!("bad FEN tag \"{fen_text}\": {e}"))?;
         self.start = Some(board);
-        self.position = Some(Position::from_board(board));
+        self.lines = vec![LineReader::new(board)];
         Ok(())
     }
 
-    /// Takes one token; returns whether it ended the game (a result).
-    fn take(&mut self, token: Token) -> Result<bool, String> {
-        if let Token::Tag(name, value) = token {
-            self.tags.push((name, value));
+    /// Takes one token, the `game`th of the text's, on `line`; returns whether it ended
+    /// the game (a result).
+    fn take(&mut self, token: Token, game: usize, line: usize) -> Result<bool, String> {
+        if self.skipping > 0 {
+            match token {
+                Token::Open => self.skipping += 1,
+                Token::Close => self.skipping -= 1,
+                Token::Bad(message) | Token::BadTag(message) => return Err(message),
+                _ => {}
+            }
             return Ok(false);
         }
-        self.begin()?;
         match token {
-            Token::Tag(..) => unreachable!("handled above"),
-            Token::Open => self.depth += 1,
-            Token::Close => {
-                self.depth = self
-                    .depth
-                    .checked_sub(1)
-                    .ok_or("')' without a variation to close")?;
+            Token::Tag(name, value) => {
+                self.tags.push((name, value));
+                return Ok(false);
             }
-            _ if self.depth > 0 => {}
-            Token::Comment(text) => match self.moves.last_mut() {
+            Token::BadTag(message) | Token::Bad(message) => return Err(message),
+            _ => {}
+        }
+        self.begin()?;
+        let depth = self.lines.len() - 1;
+        let current = self.lines.last_mut().expect("begun above");
+        match token {
+            Token::Tag(..) | Token::BadTag(_) | Token::Bad(_) => unreachable!("handled above"),
+            Token::Open => {
+                let board = current
+                    .before_last
+                    .ok_or("a variation '(' comes before any move it could replace")?;
+                self.lines.push(LineReader::new(board));
+            }
+            Token::Close => {
+                if depth == 0 {
+                    return Err("')' without a variation to close".to_string());
+                }
+                let variation = self.lines.pop().expect("inside a variation").line;
+                let parent = self.lines.last_mut().expect("the line it belongs to");
+                let replaced = parent
+                    .line
+                    .moves
+                    .last_mut()
+                    .expect("a variation follows a move");
+                if variation.moves.is_empty() {
+                    // A variation of comments alone: they are about the move.
+                    replaced.comments.extend(variation.comments);
+                } else {
+                    replaced.variations.push(variation);
+                }
+            }
+            Token::Comment(text) => match current.line.moves.last_mut() {
                 Some(last) => last.comments.push(text),
-                None => self.comments.push(text),
+                None => current.line.comments.push(text),
             },
             Token::Nag(nag) => {
-                if let Some(last) = self.moves.last_mut() {
+                if let Some(last) = current.line.moves.last_mut() {
                     last.nags.push(nag);
                 }
             }
+            // A result inside a variation (some programs write one) ends nothing.
             Token::Symbol(symbol) if is_result(&symbol) => {
-                self.result = Some(symbol);
-                return Ok(true);
+                if depth == 0 {
+                    self.result = Some(symbol);
+                    return Ok(true);
+                }
             }
             Token::Symbol(symbol) if symbol.chars().all(|c| c.is_ascii_digit()) => {}
             Token::Symbol(symbol) => {
-                let position = self.position.as_mut().expect("begun above");
-                let m = parse_san(position, &symbol).map_err(|e| {
-                    let number = position.fullmove_number();
-                    let dots = if position.side_to_move() == Color::White {
-                        "."
-                    } else {
-                        "..."
-                    };
-                    format!("move {number}{dots} {symbol}: {e}")
-                })?;
-                position.make(m);
-                self.moves.push(GameMove::new(m));
+                let board = current.board;
+                let m = match parse_san(&board, &symbol) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let number = board.fullmove_number();
+                        let dots = if board.side_to_move() == Color::White {
+                            "."
+                        } else {
+                            "..."
+                        };
+                        let message = format!("move {number}{dots} {symbol}: {e}");
+                        if depth == 0 {
+                            return Err(message);
+                        }
+                        // A mistake in a side line does not make the game unreadable:
+                        // the variation is left out, and the caller told.
+                        self.lines.pop();
+                        self.skipping = 1;
+                        self.dropped.push(PgnError {
+                            game,
+                            line,
+                            message: format!("in a variation, {message}"),
+                        });
+                        return Ok(false);
+                    }
+                };
+                current.before_last = Some(board);
+                current.board.play(m);
+                current.line.moves.push(GameMove::new(m));
             }
         }
         Ok(false)
     }
 
-    fn finish(self) -> Game {
+    /// The game read, or its error. Variations left open at the end are kept as far as
+    /// they go.
+    fn finish(mut self) -> Result<Game, PgnError> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        while self.lines.len() > 1 {
+            let variation = self.lines.pop().expect("more than one").line;
+            if let Some(replaced) = self.lines.last_mut().and_then(|l| l.line.moves.last_mut())
+                && !variation.moves.is_empty()
+            {
+                replaced.variations.push(variation);
+            }
+        }
+        let main = self.lines.pop().map(|l| l.line).unwrap_or_default();
         let start = self.start.unwrap_or_else(|| *Position::startpos().board());
         let result = self
             .result
@@ -424,13 +567,14 @@ impl GameReader {
                     .map(|(_, v)| v.clone())
             })
             .unwrap_or_else(|| "*".to_string());
-        Game {
+        Ok(Game {
             tags: self.tags,
             start,
-            comments: self.comments,
-            moves: self.moves,
+            comments: main.comments,
+            moves: main.moves,
             result,
-        }
+            dropped: self.dropped,
+        })
     }
 }
 
@@ -459,29 +603,36 @@ pub fn write_game(game: &Game) -> String {
     text.push('\n');
 
     let mut words = Vec::new();
-    for comment in &game.comments {
-        push_comment(&mut words, comment);
+    push_line(&mut words, &game.start, &game.comments, &game.moves);
+    words.push(game.result.clone());
+    text.push_str(&wrap(&words));
+    text.push_str("\n\n");
+    text
+}
+
+/// Adds a line of moves played from `board` with everything written about them: comments
+/// before it, then each move with its NAGs, comments and variations (in parentheses,
+/// nested as deep as they go).
+fn push_line(words: &mut Vec<String>, board: &Board, comments: &[String], moves: &[GameMove]) {
+    for comment in comments {
+        push_comment(words, comment);
     }
-    let mut board = game.start;
+    let mut board = *board;
     // Black's move needs its number when something comes between it and White's move.
     let mut number_needed = true;
-    for m in &game.moves {
-        push_move(&mut words, &board, m.mv, number_needed);
+    for m in moves {
+        push_move(words, &board, m.mv, number_needed);
         number_needed = false;
         for nag in &m.nags {
             words.push(format!("${nag}"));
         }
         for comment in &m.comments {
-            push_comment(&mut words, comment);
+            push_comment(words, comment);
             number_needed = true;
         }
-        for line in m.variations.iter().filter(|line| !line.is_empty()) {
+        for line in m.variations.iter().filter(|line| !line.moves.is_empty()) {
             let first = words.len();
-            let mut b = board;
-            for (i, &v) in line.iter().enumerate() {
-                push_move(&mut words, &b, v, i == 0);
-                b.play(v);
-            }
+            push_line(words, &board, &line.comments, &line.moves);
             words[first].insert(0, '(');
             if let Some(last) = words.last_mut() {
                 last.push(')');
@@ -490,10 +641,6 @@ pub fn write_game(game: &Game) -> String {
         }
         board.play(m.mv);
     }
-    words.push(game.result.clone());
-    text.push_str(&wrap(&words));
-    text.push_str("\n\n");
-    text
 }
 
 fn tag_line(name: &str, value: &str) -> String {
@@ -569,7 +716,7 @@ comment over two lines} 1-0
 "#;
 
     #[test]
-    fn reads_tags_moves_comments_nags_and_skips_variations() {
+    fn reads_tags_moves_comments_nags_and_variations() {
         let games = read_games(SAMPLE).unwrap();
         assert_eq!(games.len(), 2);
         let g = &games[0];
@@ -578,6 +725,23 @@ comment over two lines} 1-0
         assert_eq!(g.comments, vec!["Opening comment"]);
         assert_eq!(g.moves.len(), 10);
         assert_eq!(g.moves[1].nags, vec![1]);
+        // (2. f4 exf4 (2... d5) 3. Nf3): a variation with one nested in it.
+        let sans = |board: &Board, line: &Line| {
+            let mut b = *board;
+            let mut out = Vec::new();
+            for m in &line.moves {
+                out.push(to_san(&b, m.mv));
+                b.play(m.mv);
+            }
+            out
+        };
+        let before_nf3 = g.positions()[2].board().to_owned();
+        assert_eq!(g.moves[2].variations.len(), 1);
+        let f4 = &g.moves[2].variations[0];
+        assert_eq!(sans(&before_nf3, f4), ["f4", "exf4", "Nf3"]);
+        let mut after_f4 = before_nf3;
+        after_f4.play(f4.moves[0].mv);
+        assert_eq!(sans(&after_f4, &f4.moves[1].variations[0]), ["d5"]);
         assert_eq!(g.moves[4].nags, vec![5]);
         assert_eq!(g.moves[4].comments, vec!["the Spanish"]);
         assert_eq!(g.moves[9].comments, vec!["a long comment over two lines"]);
@@ -633,13 +797,81 @@ comment over two lines} 1-0
         after_c5.play(c5);
         game.moves[1]
             .variations
-            .push(vec![c5, parse_uci(&after_c5, "g1f3").unwrap()]);
+            .push(Line::of_moves(&[c5, parse_uci(&after_c5, "g1f3").unwrap()]));
         game.moves[1].nags.push(6);
         let text = write_game(&game);
         assert!(
             text.contains("1. e4 { best by test } 1... e5 $6 (1... c5 2. Nf3) 2. Nf3 *"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn variations_keep_their_comments_nags_and_nesting_when_written() {
+        let text = "1. e4 e5 2. Nf3 $1 { good } (2. Qh5 Nc6 3. Bc4 Nf6?? { oh } (3... g6) \
+                    4. Qxf7#) (2. f4) 2... Nc6 *";
+        let game = read_games(text).unwrap().remove(0);
+        let written = write_game(&game);
+        let flat = written.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(
+                "2. Nf3 $1 { good } (2. Qh5 Nc6 3. Bc4 Nf6 $4 { oh } (3... g6) 4. Qxf7#) \
+                 (2. f4) 2... Nc6 *"
+            ),
+            "{written}"
+        );
+        assert_eq!(read_games(&written).unwrap()[0].moves, game.moves);
+        // A variation of comments alone leaves its comments to the move.
+        let game = read_games("1. e4 ({ or d4 }) e5 *").unwrap().remove(0);
+        assert_eq!(game.moves[0].comments, ["or d4"]);
+        assert!(game.moves[0].variations.is_empty());
+        // A variation with a move that cannot be read is left out, nested ones with it,
+        // and said so; the game and its other variations stay.
+        let game = read_games("1. e4 e5 (1... Ke3 (1... Kd2) 2. d4) (1... c5) 2. Nf3 *")
+            .unwrap()
+            .remove(0);
+        assert_eq!(game.moves.len(), 3);
+        assert_eq!(game.moves[1].variations.len(), 1);
+        assert_eq!(game.dropped.len(), 1);
+        assert_eq!(
+            game.dropped[0].to_string(),
+            "game 1, line 1: in a variation, move 1... Ke3: illegal move 'Ke3'"
+        );
+        for (text, words) in [
+            ("(1. e4) 1. d4 *", "before any move"),
+            ("1. e4 ) e5 *", "without a variation"),
+        ] {
+            let err = read_games(text).unwrap_err();
+            assert!(err.message.contains(words), "{text}: {}", err.message);
+        }
+    }
+
+    #[test]
+    fn a_bad_game_is_reported_in_its_place_and_the_others_read() {
+        let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n\
+                    [Event \"b\"]\n\n1. e4 e4 2. Nf3 (2. Nc3) 2... Nc6 1-0\n\n\
+                    [Event \"c\"]\n[FEN \"nonsense\"]\n\n1. e4 *\n\n\
+                    [Event \"d\n\n1. d4 $999 *\n\n\
+                    [Event \"e\"]\n\n1. d4 d5 *\n";
+        let records = read_records(text);
+        let summary: Vec<Result<&str, (usize, usize)>> = records
+            .iter()
+            .map(|r| match r {
+                Ok(game) => Ok(game.tag("Event").unwrap_or("")),
+                Err(e) => Err((e.game, e.line)),
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [Ok("a"), Err((2, 7)), Err((3, 12)), Err((4, 14)), Ok("e")],
+            "{records:?}"
+        );
+        assert_eq!(records[4].as_ref().unwrap().moves.len(), 2);
+        // The strict reader stops at the first.
+        assert_eq!(read_games(text).unwrap_err().game, 2);
+        // A game without tags after a broken one is found by its result.
+        let records = read_records("1. e4 Ke7 Ke3 *\n1. d4 d5 *\n");
+        assert!(records[0].is_err() && records[1].is_ok(), "{records:?}");
     }
 
     #[test]

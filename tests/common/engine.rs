@@ -25,6 +25,19 @@ pub fn run(args: &[&str]) -> (bool, String, String) {
     results(out)
 }
 
+/// Runs `tarpon` with `args` and no input; returns its exit status (`None` if a signal
+/// ended it), standard output and standard error, for the tests of statuses other than
+/// success and failure.
+pub fn run_status(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(TARPON)
+        .args(args)
+        .output()
+        .expect("run tarpon");
+    let code = out.status.code();
+    let (_, stdout, stderr) = results(out);
+    (code, stdout, stderr)
+}
+
 /// Runs `tarpon` with `args`, `input` on its standard input (then closed, as at the end of
 /// a file); returns as [`run`] does.
 pub fn run_with_input(args: &[&str], input: &str) -> (bool, String, String) {
