@@ -634,8 +634,9 @@ impl Engine {
             .find(|l| l.starts_with("NNUE network: "))
             .unwrap_or_else(|| panic!("no network line in {out:?}"))
             .clone();
+        // The table ends with the final evaluation, then an empty line.
         assert!(
-            out.last().unwrap().starts_with("Final evaluation: "),
+            out[out.len() - 2].starts_with("Final evaluation: ") && out[out.len() - 1].is_empty(),
             "{out:?}"
         );
         (

@@ -317,22 +317,51 @@ impl Session {
     }
 
     fn run(&mut self, data: &[u8]) {
-        // The position of every search started, in order: the n-th `bestmove` answers the
-        // n-th of them (a new search always ends the previous one first).
-        let mut searched: Vec<Position> = Vec::new();
+        // Every search started, in order; the n-th `bestmove` answers the n-th of those
+        // that answer at all (a search waiting for `stop` that another command ended
+        // sends none).
+        let mut searched: Vec<Search> = Vec::new();
+        // Whether the last `position` was rejected: `go` then answers `bestmove (none)`.
+        let mut rejected = false;
         let input = text(data);
         for raw in input.split('\n').take(100) {
             let line = tame(raw);
             let words: Vec<&str> = line.split_whitespace().collect();
-            let starts_search = words.first() == Some(&"go") && words.get(1) != Some(&"perft");
+            let first = words.first().copied();
+            let starts_search = first == Some("go") && words.get(1) != Some(&"perft");
+            // A new search, `ucinewgame` and `bench` end a search that waits for `stop`
+            // without its `bestmove`; `stop` (and, for `go ponder`, `ponderhit`) makes it
+            // answer.
+            if let Some(last) = searched.last_mut().filter(|s| s.waits) {
+                match first {
+                    Some("go" | "ucinewgame" | "bench") if first != Some("go") || starts_search => {
+                        last.answers = false;
+                        last.waits = false;
+                    }
+                    Some("stop" | "quit") => last.waits = false,
+                    Some("ponderhit") if last.ponder_only => last.waits = false,
+                    // Anything else leaves it waiting: `setoption` restarts it, and the
+                    // restarted search answers in its place.
+                    _ => {}
+                }
+            }
             if starts_search {
-                searched.push(self.uci.position().clone());
+                let infinite = words.contains(&"infinite");
+                let ponder = words.contains(&"ponder");
+                searched.push(Search {
+                    position: self.uci.position().clone(),
+                    none: rejected,
+                    answers: true,
+                    waits: infinite || ponder,
+                    ponder_only: ponder && !infinite,
+                });
             }
             if words.first() == Some(&"setoption")
                 && words.iter().any(|w| w.eq_ignore_ascii_case("hash"))
             {
                 self.hash_changed = true;
             }
+            let before = self.lines.lock().unwrap().len();
             let flow = self.uci.handle(&line);
             assert_eq!(
                 flow == Flow::Quit,
@@ -342,16 +371,41 @@ impl Session {
             if flow == Flow::Quit {
                 break;
             }
-            if starts_search && !words.iter().any(|w| *w == "infinite" || *w == "ponder") {
-                wait_for_bestmoves(&self.lines, searched.len(), &line);
+            match first {
+                Some("position") => {
+                    rejected = self.lines.lock().unwrap()[before..].iter().any(|l| {
+                        l.starts_with("info string error") && l.contains("until a 'position'")
+                    });
+                }
+                Some("ucinewgame") => rejected = false,
+                _ => {}
+            }
+            if starts_search && !searched.last().is_some_and(|s| s.waits) {
+                let due = searched.iter().filter(|s| s.answers && !s.waits).count();
+                wait_for_bestmoves(&self.lines, due, &line);
             }
         }
         // `stop` ends a search that waits for it (`infinite`, `ponder`) and collects its
         // answer.
         self.uci.handle("stop");
+        if let Some(last) = searched.last_mut() {
+            last.waits = false;
+        }
         let lines = self.lines.lock().unwrap();
         check_search_output(&lines, &searched);
     }
+}
+
+/// A search the harness started, and what its answer must be.
+struct Search {
+    position: Position,
+    /// Started after a rejected `position`: the answer is `bestmove (none)`.
+    none: bool,
+    /// Whether it sends a `bestmove` at all.
+    answers: bool,
+    /// Still waiting for `stop` (`go infinite`, or `go ponder` before `ponderhit`).
+    waits: bool,
+    ponder_only: bool,
 }
 
 /// Waits (a few seconds at most) until `count` searches have answered.
@@ -412,25 +466,28 @@ fn tame(line: &str) -> String {
 }
 
 /// Every `bestmove` is legal where its search started (with a legal `ponder` move after
-/// it), there is one per search, and every `pv` is a sequence of legal moves.
-fn check_search_output(lines: &[String], searched: &[Position]) {
-    let mut answered = 0;
+/// it), or `(none)` where there was no move to give; there is one per search that answers,
+/// and every `pv` is a sequence of legal moves in the position of a search still open.
+fn check_search_output(lines: &[String], searched: &[Search]) {
+    // The first search not yet answered (or passed over because it never answers).
+    let mut cursor = 0;
     for line in lines {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first() {
             Some(&"bestmove") => {
-                let position = searched
-                    .get(answered)
+                let at = (cursor..searched.len())
+                    .find(|&i| searched[i].answers)
                     .unwrap_or_else(|| panic!("{line:?} answers no search"));
-                answered += 1;
+                cursor = at + 1;
+                let search = &searched[at];
                 let moves = &words[1..];
-                if legal_moves(position).is_empty() {
-                    assert_eq!(moves, ["0000"], "bestmove without legal moves");
+                if search.none || legal_moves(&search.position).is_empty() {
+                    assert_eq!(moves, ["(none)"], "bestmove without a move to give");
                     continue;
                 }
                 match moves {
-                    [best] => check_line(position, &[best]),
-                    [best, "ponder", reply] => check_line(position, &[best, reply]),
+                    [best] => check_line(&search.position, &[best]),
+                    [best, "ponder", reply] => check_line(&search.position, &[best, reply]),
                     _ => panic!("malformed {line:?}"),
                 }
             }
@@ -438,15 +495,39 @@ fn check_search_output(lines: &[String], searched: &[Position]) {
                 let Some(pv_at) = words.iter().position(|w| *w == "pv") else {
                     continue;
                 };
-                let position = searched
-                    .get(answered)
-                    .unwrap_or_else(|| panic!("{line:?} belongs to no search"));
-                check_line(position, &words[pv_at + 1..]);
+                // The searches that may still be talking: those ended without an answer
+                // since the last `bestmove`, and the next one that answers.
+                let open = searched[cursor.min(searched.len())..]
+                    .iter()
+                    .scan(false, |done, s| {
+                        (!*done).then(|| {
+                            *done = s.answers;
+                            s
+                        })
+                    });
+                let pv = &words[pv_at + 1..];
+                let fits = open.clone().any(|s| line_is_legal(&s.position, pv));
+                assert!(fits, "{line:?} belongs to no search");
             }
             _ => {}
         }
     }
-    assert_eq!(answered, searched.len(), "searches without a bestmove");
+    let due = searched.iter().filter(|s| s.answers).count();
+    let answered = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answered, due, "searches without a bestmove");
+}
+
+/// Whether `moves` are legal one after the other from `position`, written as the board
+/// writes them.
+fn line_is_legal(position: &Position, moves: &[&str]) -> bool {
+    let mut board = *position.board();
+    for text in moves {
+        match parse_uci(&board, text) {
+            Ok(m) if to_uci(&board, m) == *text => board.play(m),
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// `moves` are legal one after the other from `position`.
