@@ -5,6 +5,8 @@
 //! except in a build with `--features tune`, where SPSA sets them as UCI options
 //! (`tunable.rs`, `scripts/spsa.py`).
 //!
+//! Experiments from 2026-11-28 on are in docs/log/search.md.
+//!
 //! What each pruning technique is worth, measured by turning it off (full engine against
 //! the engine without it, Elo of the full engine with 95% error). At 2+0.02, 100 games each:
 //! null move +108 +- 57, LMR +78 +- 58, reverse futility +56 +- 53, late move pruning
