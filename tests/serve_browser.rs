@@ -463,3 +463,66 @@ fn the_analysis_of_an_old_position_is_not_shown_after_a_fen_is_set_up() {
     assert_eq!(panel["number"], "#1", "{panel}");
     assert_eq!(panel["white"], "1.000", "{panel}");
 }
+
+/// The bar's number is shown whole, from the widest scores down, on a laptop and on a
+/// phone: its text is the score as the lines write it, and it is not cut off.
+#[test]
+fn the_evaluation_bar_shows_the_whole_number() {
+    if !webdriver::available() {
+        return common::skip(
+            "the_evaluation_bar_shows_the_whole_number",
+            "Chromium and chromedriver (apt-get install chromium chromium-driver)",
+        )
+        .unwrap_or(());
+    }
+    let (_server, browser) = open_analysis("serve-browser-evalbar", DESKTOP);
+    let scores = [
+        ("{cp: 400}", "+4.00"),
+        ("{cp: 1171}", "+11.71"),
+        ("{cp: 9999}", "+99.99"),
+        ("{cp: -9999}", "-99.99"),
+        ("{cp: -37}", "-0.37"),
+        ("{mate: -12}", "#-12"),
+        ("{mate: 12}", "#12"),
+    ];
+    for (width, height) in [DESKTOP, PHONE] {
+        browser.set_window(width, height);
+        for (score, text) in scores {
+            // The page's own drawing of a score onto the bar.
+            let shown = browser.script(&format!(
+                "setEvalBar({score}); const t = document.getElementById('eval-text'); \
+                 const b = document.getElementById('evalbar').getBoundingClientRect(); \
+                 const r = t.getBoundingClientRect(); \
+                 return {{ text: t.textContent, scroll: t.scrollWidth, client: t.clientWidth, \
+                 left: r.left, right: r.right, barLeft: b.left, barRight: b.right }}"
+            ));
+            assert_eq!(shown["text"], text, "{width}px: {shown}");
+            let fits = shown["scroll"].as_f64().unwrap() <= shown["client"].as_f64().unwrap()
+                && shown["left"].as_f64().unwrap() >= shown["barLeft"].as_f64().unwrap() - 0.5
+                && shown["right"].as_f64().unwrap() <= shown["barRight"].as_f64().unwrap() + 0.5;
+            assert!(fits, "{text} is cut off at {width}px: {shown}");
+        }
+    }
+
+    // A real analysis: the bar's number is the first line's score, whole.
+    browser.set_window(DESKTOP.0, DESKTOP.1);
+    browser.type_into("#fen-input", "4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1");
+    browser.click("#fen-button");
+    browser.wait_for(
+        "the FEN's position",
+        "return document.querySelectorAll('#board .square img').length === 17",
+    );
+    browser.click("#analyse-toggle");
+    let shown = browser.wait_for(
+        "the analysis",
+        "const l = document.querySelector('#lines li .eval'); \
+         const t = document.getElementById('eval-text'); \
+         return l && { line: l.textContent, bar: t.textContent, scroll: t.scrollWidth, client: t.clientWidth }",
+    );
+    assert_eq!(shown["line"], shown["bar"], "{shown}");
+    assert!(
+        shown["scroll"].as_f64().unwrap() <= shown["client"].as_f64().unwrap(),
+        "{shown}"
+    );
+    browser.click("#analyse-toggle");
+}
