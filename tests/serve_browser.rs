@@ -370,3 +370,159 @@ fn wait_for_file(dir: &std::path::Path) -> PathBuf {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Starts the server and a browser on the analysis tab, with the start position shown.
+fn open_analysis(name: &str, size: (u32, u32)) -> (TestServer, Browser) {
+    let server = TestServer::start(&[]);
+    let dir = common::temp_dir(name);
+    let browser = Browser::start(&dir, size.0, size.1);
+    browser.goto(&server.url);
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('#board .square img').length === 32 && \
+         document.getElementById('status').textContent === 'Your move'",
+    );
+    browser.click("#tab-analyse");
+    browser.wait_for(
+        "the analysis board",
+        "return !document.getElementById('analyse-panel').hidden && \
+         !document.getElementById('evalbar').hidden && \
+         document.getElementById('status').textContent === 'White to move'",
+    );
+    (server, browser)
+}
+
+/// What the analysis panel shows: the lines, the depth, the bar's number and height, and
+/// the bar's expected score (absent when it shows none): a script's expression.
+const PANEL: &str = "({ \
+     lines: [...document.querySelectorAll('#lines li')].map(l => l.textContent), \
+     depth: document.getElementById('depth').textContent, \
+     number: document.getElementById('eval-text').textContent, \
+     height: document.querySelector('.evalbar-black').style.height, \
+     white: document.getElementById('evalbar').dataset.white ?? null })";
+
+/// The analysis of one position must not stay on screen once another is set up: live
+/// analysis of the start position, stopped, then a FEN set up. The panel shows nothing of
+/// the old position, and the new one's analysis, once asked for, is about the new position.
+#[test]
+fn the_analysis_of_an_old_position_is_not_shown_after_a_fen_is_set_up() {
+    if !webdriver::available() {
+        return common::skip(
+            "the_analysis_of_an_old_position_is_not_shown_after_a_fen_is_set_up",
+            "Chromium and chromedriver (apt-get install chromium chromium-driver)",
+        )
+        .unwrap_or(());
+    }
+    let (_server, browser) = open_analysis("serve-browser-stale", DESKTOP);
+    browser.click("#analyse-toggle");
+    let old = browser.wait_for(
+        "a line of the start position",
+        "const l = document.querySelectorAll('#lines li'); \
+         return l.length > 0 && document.getElementById('eval-text').textContent !== '' && \
+         [...l].map(x => x.textContent)",
+    );
+    browser.click("#analyse-toggle");
+    browser.wait_for(
+        "the analysis to stop",
+        "return document.getElementById('analyse-toggle').textContent === 'Analyse'",
+    );
+
+    // A back-rank mate: nothing of the start position's lines can be played here.
+    browser.type_into("#fen-input", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    browser.click("#fen-button");
+    browser.wait_for(
+        "the FEN's position",
+        "return document.querySelectorAll('#board .square img').length === 9 && \
+         document.querySelector('#board [data-square=\"d1\"]').dataset.piece === 'wR'",
+    );
+    // Anything still on its way from the old search has had time to arrive.
+    std::thread::sleep(Duration::from_millis(500));
+    let panel = browser.script(&format!("return {PANEL}"));
+    assert_eq!(
+        panel["lines"],
+        serde_json::json!([]),
+        "lines of the start position ({old}) are still shown: {panel}"
+    );
+    assert_eq!(panel["depth"], "depth –", "{panel}");
+    assert_eq!(panel["number"], "", "{panel}");
+    assert_eq!(panel["height"], "50%", "{panel}");
+    assert_eq!(panel["white"], serde_json::Value::Null, "{panel}");
+
+    // Analysed again, the lines and the bar are the new position's: Rd8 mates.
+    browser.click("#analyse-toggle");
+    let panel = browser.wait_for(
+        "the mate in the new position",
+        &format!(
+            "const p = {PANEL}; return p.lines.length > 0 && p.lines[0].includes('Rd8#') && p"
+        ),
+    );
+    assert!(
+        panel["lines"][0].as_str().unwrap().starts_with("#1"),
+        "{panel}"
+    );
+    assert_eq!(panel["number"], "#1", "{panel}");
+    assert_eq!(panel["white"], "1.000", "{panel}");
+}
+
+/// The bar's number is shown whole, from the widest scores down, on a laptop and on a
+/// phone: its text is the score as the lines write it, and it is not cut off.
+#[test]
+fn the_evaluation_bar_shows_the_whole_number() {
+    if !webdriver::available() {
+        return common::skip(
+            "the_evaluation_bar_shows_the_whole_number",
+            "Chromium and chromedriver (apt-get install chromium chromium-driver)",
+        )
+        .unwrap_or(());
+    }
+    let (_server, browser) = open_analysis("serve-browser-evalbar", DESKTOP);
+    let scores = [
+        ("{cp: 400}", "+4.00"),
+        ("{cp: 1171}", "+11.71"),
+        ("{cp: 9999}", "+99.99"),
+        ("{cp: -9999}", "-99.99"),
+        ("{cp: -37}", "-0.37"),
+        ("{mate: -12}", "#-12"),
+        ("{mate: 12}", "#12"),
+    ];
+    for (width, height) in [DESKTOP, PHONE] {
+        browser.set_window(width, height);
+        for (score, text) in scores {
+            // The page's own drawing of a score onto the bar.
+            let shown = browser.script(&format!(
+                "setEvalBar({score}); const t = document.getElementById('eval-text'); \
+                 const b = document.getElementById('evalbar').getBoundingClientRect(); \
+                 const r = t.getBoundingClientRect(); \
+                 return {{ text: t.textContent, scroll: t.scrollWidth, client: t.clientWidth, \
+                 left: r.left, right: r.right, barLeft: b.left, barRight: b.right }}"
+            ));
+            assert_eq!(shown["text"], text, "{width}px: {shown}");
+            let fits = shown["scroll"].as_f64().unwrap() <= shown["client"].as_f64().unwrap()
+                && shown["left"].as_f64().unwrap() >= shown["barLeft"].as_f64().unwrap() - 0.5
+                && shown["right"].as_f64().unwrap() <= shown["barRight"].as_f64().unwrap() + 0.5;
+            assert!(fits, "{text} is cut off at {width}px: {shown}");
+        }
+    }
+
+    // A real analysis: the bar's number is the first line's score, whole.
+    browser.set_window(DESKTOP.0, DESKTOP.1);
+    browser.type_into("#fen-input", "4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1");
+    browser.click("#fen-button");
+    browser.wait_for(
+        "the FEN's position",
+        "return document.querySelectorAll('#board .square img').length === 17",
+    );
+    browser.click("#analyse-toggle");
+    let shown = browser.wait_for(
+        "the analysis",
+        "const l = document.querySelector('#lines li .eval'); \
+         const t = document.getElementById('eval-text'); \
+         return l && { line: l.textContent, bar: t.textContent, scroll: t.scrollWidth, client: t.clientWidth }",
+    );
+    assert_eq!(shown["line"], shown["bar"], "{shown}");
+    assert!(
+        shown["scroll"].as_f64().unwrap() <= shown["client"].as_f64().unwrap(),
+        "{shown}"
+    );
+    browser.click("#analyse-toggle");
+}

@@ -29,7 +29,8 @@ const state = {
   busy: false, // a move or Tarpon's reply is on its way
   clockAt: 0, // performance.now() when the game's clocks were read
   flagAsked: false,
-  analysis: null, // the running analysis: { controller, ply }
+  analysis: null, // the running analysis: { controller, fen }
+  analysisFen: null, // the position the shown lines, depth and bar belong to (null: none shown)
   analysisWanted: false, // the Analyse button is on
   analysisTimer: null,
   review: null, // { points, moves } of the analysis game
@@ -585,6 +586,27 @@ function setEvalBar(eval_) {
   bar.dataset.white = white.toFixed(3);
 }
 
+// The position whose analysis the panel may show: the one on the board in analysis mode.
+function analysedFen() {
+  const g = state.games.analysis;
+  return state.mode === "analysis" && g ? g.fens[state.view] : null;
+}
+
+// Empties the lines, depth, speed and bar: what they said was about another position, and
+// an evaluation of the wrong position reads as if it were right. The bar goes back to even
+// with no number until the new position's analysis speaks.
+function clearAnalysisPanel() {
+  state.analysisFen = null;
+  $("lines").textContent = "";
+  $("depth").textContent = "depth –";
+  $("nps").textContent = "– kn/s";
+  const bar = $("evalbar");
+  bar.querySelector(".evalbar-black").style.height = "50%";
+  bar.classList.remove("black-better");
+  $("eval-text").textContent = "";
+  delete bar.dataset.white;
+}
+
 function stopAnalysis() {
   clearTimeout(state.analysisTimer);
   if (state.analysis) {
@@ -604,12 +626,10 @@ async function startAnalysis() {
   const g = state.games.analysis;
   if (!g) return;
   const controller = new AbortController();
-  const run = { controller, ply: state.view };
+  const run = { controller, fen: analysedFen() };
   state.analysis = run;
   renderAnalysisButton();
-  $("lines").textContent = "";
-  $("depth").textContent = "depth –";
-  $("nps").textContent = "– kn/s";
+  clearAnalysisPanel();
   const lines = $("lines-count").value;
   try {
     const response = await openStream(
@@ -617,9 +637,12 @@ async function startAnalysis() {
       controller.signal,
     );
     await readEvents(response, (name, data) => {
-      if (state.analysis !== run) return;
-      if (name === "info") showInfo(data);
+      // Events of a search that was stopped or replaced, or of a position no longer shown,
+      // can still arrive (they were on their way): they are dropped.
+      if (state.analysis !== run || run.fen !== analysedFen()) return;
+      if (name === "info") showInfo(data, run.fen);
       if (name === "done") {
+        state.analysisFen = run.fen;
         $("depth").textContent += " (finished)";
       }
     });
@@ -634,7 +657,8 @@ async function startAnalysis() {
   }
 }
 
-function showInfo(data) {
+function showInfo(data, fen) {
+  state.analysisFen = fen;
   $("depth").textContent = `depth ${data.depth}`;
   $("nps").textContent = `${Math.round(data.nps / 1000)} kn/s`;
   const list = $("lines");
@@ -828,6 +852,9 @@ function fillStrengths() {
 
 function render() {
   const g = game();
+  // Whatever changed the position shown (a move, a step through the game, a new FEN or
+  // PGN, a takeback, the other tab), the analysis of the old one goes with it.
+  if (state.analysisFen !== null && state.analysisFen !== analysedFen()) clearAnalysisPanel();
   renderBoard();
   renderPlayers();
   renderStatus();
