@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The milestone figures of a search or network change (issues 22 and 23), with fastchess:
+# The milestone figures of a search or network change, with fastchess:
 #
 #   1. NEW against BASE at 10+0.1, GAMES games (default 600), balanced openings
 #      (../shared/data/openings.epd), each opening played with both colours;
