@@ -1,6 +1,6 @@
 //! `scripts/pgn-speed.py`, which reads how deep and how fast each engine searched from a
-//! fastchess PGN's move comments (docs/nnue.md uses it to compare networks' speed in the
-//! games themselves): its means on a two-game sample worked out by hand, and its errors.
+//! fastchess PGN's move comments (the networks' speed in the games themselves, in
+//! docs/log/networks.md): its means on a two-game sample worked out by hand, and its errors.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
