@@ -271,6 +271,29 @@ impl Board {
             | (rook_attacks(sq, occupied) & (self.by_type[3] | self.by_type[4]))
     }
 
+    /// Every square a piece of `by` attacks (with the board's own occupancy): what the
+    /// other side must reckon with before it puts a piece there or leaves it there.
+    pub fn attacked_by(&self, by: Color) -> Bitboard {
+        let occupied = self.occupied();
+        let pawns = self.pieces(by, PieceType::Pawn).0;
+        let (not_a, not_h) = (!0x0101_0101_0101_0101u64, !0x8080_8080_8080_8080u64);
+        let pawn_targets = match by {
+            Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+            Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
+        };
+        let mut attacked = Bitboard(pawn_targets) | king_attacks(self.king_square(by));
+        for sq in self.pieces(by, PieceType::Knight) {
+            attacked = attacked | knight_attacks(sq);
+        }
+        for sq in self.diagonal_sliders(by) {
+            attacked = attacked | bishop_attacks(sq, occupied);
+        }
+        for sq in self.straight_sliders(by) {
+            attacked = attacked | rook_attacks(sq, occupied);
+        }
+        attacked
+    }
+
     /// Whether any piece of `by` attacks `sq`, given the occupancy `occupied`.
     #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
@@ -553,5 +576,35 @@ impl Board {
             }
         }
         keys
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attack map of a side holds exactly the squares `is_attacked` says it attacks.
+    #[test]
+    fn attacked_by_agrees_with_is_attacked_on_every_square() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "7k/P7/8/8/8/8/7p/K7 b - - 0 1",
+        ] {
+            let board = crate::chess::fen::parse(fen, false).expect("a valid FEN");
+            for by in Color::ALL {
+                let map = board.attacked_by(by);
+                for index in 0..64 {
+                    let sq = Square::new(index);
+                    assert_eq!(
+                        map.contains(sq),
+                        board.is_attacked(sq, by, board.occupied()),
+                        "{fen}: {by:?} on {sq:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -22,7 +22,7 @@ use super::score::{
 use super::see::see_ge;
 use super::tt::{Bound, TtEntry};
 use crate::chess::movegen::CheckInfo;
-use crate::chess::{Move, MoveList};
+use crate::chess::{Bitboard, Move, MoveList};
 
 impl Searcher<'_> {
     /// Whether the position at `ply` is a draw by the rules (repetition, fifty moves,
@@ -250,8 +250,9 @@ impl Searcher<'_> {
             let history = if noisy {
                 self.histories.capture(moved, captured_kind(&self.pos, m))
             } else {
+                let threats = picker.threats(&self.pos);
                 let rows = self.histories.context_rows(&previous);
-                self.histories.quiet_score(us, m, moved, &rows)
+                self.histories.quiet_score(us, m, threats, moved, &rows)
             };
 
             // Step 8a. Pruning, once a move has shown we are not simply lost here. (A tablebase
@@ -405,10 +406,18 @@ impl Searcher<'_> {
         }
 
         if best_score >= beta {
+            // Quiet history is keyed by the squares the opponent attacks (only a quiet
+            // cutoff touches it).
+            let threats = if is_noisy(&self.pos, best_move) {
+                Bitboard::EMPTY
+            } else {
+                picker.threats(&self.pos)
+            };
             self.reward_cutoff(
                 ply,
                 depth,
                 best_move,
+                threats,
                 &quiets_tried,
                 &noisy_tried,
                 &previous,
@@ -605,6 +614,7 @@ impl Searcher<'_> {
         ply: usize,
         depth: i32,
         m: Move,
+        threats: Bitboard,
         quiets_tried: &MoveList,
         noisy_tried: &MoveList,
         previous: &Context,
@@ -627,10 +637,10 @@ impl Searcher<'_> {
                 frame.killers = [m, frame.killers[0]];
             }
             self.histories
-                .update_quiet(us, m, piece_to(m), previous, bonus);
+                .update_quiet(us, m, threats, piece_to(m), previous, bonus);
             for &q in quiets_tried.iter().filter(|&&q| q != m) {
                 self.histories
-                    .update_quiet(us, q, piece_to(q), previous, -bonus);
+                    .update_quiet(us, q, threats, piece_to(q), previous, -bonus);
             }
         }
         for &c in noisy_tried.iter().filter(|&&c| c != m) {

@@ -1,6 +1,9 @@
 //! What the search learns about quiet moves while it runs, to try the promising ones first:
 //! - *quiet history*: by side, from-square and to-square, how often a quiet move caused a
-//!   beta cutoff (rewarded) or was tried before the move that did (punished);
+//!   beta cutoff (rewarded) or was tried before the move that did (punished), kept apart
+//!   by whether the opponent attacks the from-square and the to-square: a move that takes
+//!   a piece out of an attack and one that walks into one are different moves, even
+//!   between the same two squares;
 //! - *continuation history*: the same, but keyed by the piece and destination of the move
 //!   one, two or four plies earlier, which captures "this reply works against that move"
 //!   (and "this plan follows that one": four plies back is our own move before last);
@@ -12,7 +15,7 @@
 
 use super::correction::Corrections;
 use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
-use crate::chess::{Color, Move, Piece, PieceType, Square};
+use crate::chess::{Bitboard, Color, Move, Piece, PieceType, Square};
 
 /// How many plies back the moves that continuation history is keyed by were played.
 /// Six plies back as well (`[1, 2, 4, 6]`, branch `c6t` on the tuned search) measured
@@ -75,7 +78,7 @@ fn apply_gravity(entry: &mut i16, bonus: i32) {
 impl Histories {
     pub fn new() -> Histories {
         Histories {
-            quiet: vec![0; 2 * 64 * 64],
+            quiet: vec![0; 2 * 4 * 64 * 64],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             capture: vec![0; 12 * 64 * 6],
             corrections: Corrections::new(),
@@ -90,8 +93,11 @@ impl Histories {
         self.corrections.clear();
     }
 
-    fn quiet_index(color: Color, m: Move) -> usize {
-        (color.index() * 64 + m.from().index()) * 64 + m.to().index()
+    /// By side, by whether `threats` (the squares the opponent attacks) hold the from- and
+    /// the to-square, then by the two squares.
+    fn quiet_index(color: Color, m: Move, threats: Bitboard) -> usize {
+        let threat = 2 * threats.contains(m.from()) as usize + threats.contains(m.to()) as usize;
+        ((color.index() * 4 + threat) * 64 + m.from().index()) * 64 + m.to().index()
     }
 
     fn continuation_index(previous: PieceTo, current: PieceTo) -> usize {
@@ -116,8 +122,8 @@ impl Histories {
         );
     }
 
-    pub fn quiet(&self, color: Color, m: Move) -> i32 {
-        self.quiet[Self::quiet_index(color, m)] as i32
+    pub fn quiet(&self, color: Color, m: Move, threats: Bitboard) -> i32 {
+        self.quiet[Self::quiet_index(color, m, threats)] as i32
     }
 
     /// The continuation-history rows of a context: for each of its moves, the scores of
@@ -135,9 +141,16 @@ impl Histories {
 
     /// The score a quiet move is ordered by: its own history plus how it fared after the
     /// moves of its context (`rows`, from `context_rows`).
-    pub fn quiet_score(&self, color: Color, m: Move, current: PieceTo, rows: &ContextRows) -> i32 {
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        m: Move,
+        threats: Bitboard,
+        current: PieceTo,
+        rows: &ContextRows,
+    ) -> i32 {
         let to = current.index();
-        self.quiet(color, m) + rows.iter().map(|row| row[to] as i32).sum::<i32>()
+        self.quiet(color, m, threats) + rows.iter().map(|row| row[to] as i32).sum::<i32>()
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in every table it appears in.
@@ -145,11 +158,12 @@ impl Histories {
         &mut self,
         color: Color,
         m: Move,
+        threats: Bitboard,
         current: PieceTo,
         previous: &Context,
         bonus: i32,
     ) {
-        apply_gravity(&mut self.quiet[Self::quiet_index(color, m)], bonus);
+        apply_gravity(&mut self.quiet[Self::quiet_index(color, m, threats)], bonus);
         for p in previous.iter().flatten() {
             apply_gravity(
                 &mut self.continuation[Self::continuation_index(*p, current)],
@@ -182,13 +196,13 @@ mod tests {
         let mut context: Context = [None; CONTINUATION_PLIES.len()];
         context[0] = Some(one_back);
         context[2] = Some(four_back);
-        histories.update_quiet(Color::White, m, current, &context, 500);
+        histories.update_quiet(Color::White, m, Bitboard::EMPTY, current, &context, 500);
 
-        let own = histories.quiet(Color::White, m);
+        let own = histories.quiet(Color::White, m, Bitboard::EMPTY);
         assert!(own > 0);
         let rows = histories.context_rows(&context);
         assert_eq!(
-            histories.quiet_score(Color::White, m, current, &rows),
+            histories.quiet_score(Color::White, m, Bitboard::EMPTY, current, &rows),
             own * 3,
             "the quiet entry and the two continuation entries moved alike"
         );
@@ -197,8 +211,14 @@ mod tests {
         let mut other: Context = [None; CONTINUATION_PLIES.len()];
         other[0] = Some(piece_to(PieceType::Queen, Color::Black, 36));
         let rows = histories.context_rows(&other);
-        assert_eq!(histories.quiet_score(Color::White, m, current, &rows), own);
+        assert_eq!(
+            histories.quiet_score(Color::White, m, Bitboard::EMPTY, current, &rows),
+            own
+        );
         let rows = histories.context_rows(&[None; CONTINUATION_PLIES.len()]);
-        assert_eq!(histories.quiet_score(Color::White, m, current, &rows), own);
+        assert_eq!(
+            histories.quiet_score(Color::White, m, Bitboard::EMPTY, current, &rows),
+            own
+        );
     }
 }

@@ -12,7 +12,7 @@ use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{
     CheckInfo, is_legal, legal_moves_into, noisy_moves_into, quiet_moves_into,
 };
-use crate::chess::{Board, MAX_MOVES, Move, MoveKind, MoveList, PieceType};
+use crate::chess::{Bitboard, Board, MAX_MOVES, Move, MoveKind, MoveList, PieceType};
 use std::mem::MaybeUninit;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -88,6 +88,9 @@ pub struct MovePicker {
     /// Set by `skip_quiets`: from then on only quiet checks, found with this.
     skip_quiets: Option<CheckInfo>,
     history_context: Context,
+    /// The squares the opponent attacks, which quiet history is keyed by: worked out when
+    /// first needed (`threats`), since many nodes end before any quiet move.
+    threats: Option<Bitboard>,
 }
 
 impl MovePicker {
@@ -106,7 +109,17 @@ impl MovePicker {
             noisy_only: false,
             skip_quiets: None,
             history_context: previous,
+            threats: None,
         }
+    }
+
+    /// The squares the side not to move on `board` attacks (the node's board: the same
+    /// at every call of one picker).
+    #[inline]
+    pub fn threats(&mut self, board: &Board) -> Bitboard {
+        *self
+            .threats
+            .get_or_insert_with(|| board.attacked_by(board.side_to_move().flip()))
     }
 
     /// For quiescence search: captures and promotions, or every evasion when in check.
@@ -242,12 +255,14 @@ impl MovePicker {
                         continue;
                     }
                     let color = board.side_to_move();
+                    let threats = self.threats(board);
                     let rows = histories.context_rows(&self.history_context);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
                         let piece = board.piece_on(m.from()).expect("a move starts on a piece");
                         let current = PieceTo { piece, to: m.to() };
-                        self.scores[i].write(histories.quiet_score(color, m, current, &rows));
+                        self.scores[i]
+                            .write(histories.quiet_score(color, m, threats, current, &rows));
                     }
                 }
                 Stage::Quiet => {
