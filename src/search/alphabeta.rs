@@ -1,4 +1,4 @@
-//! Below the root: the principal variation search and the quiescence search.
+//! The principal variation search, from the root down, and the quiescence search.
 //!
 //! `alphabeta` is a negamax alpha-beta search that expects the first move to be best: it
 //! searches it with the full window and every later move with a null window (can it beat
@@ -7,6 +7,9 @@
 //! late move, futility, history and SEE pruning), late moves are searched
 //! shallower (LMR, quiet moves and late captures alike), and checks and singular hash moves
 //! deeper.
+//! At the root (ply 0) the same loop searches the root moves (`Searcher::root_moves`), in
+//! their order, and records each one's score, line and nodes; the steps that do something
+//! else there say why.
 //! `quiescence` extends the leaves with captures until the position is quiet, so that the
 //! static evaluation is never taken in the middle of an exchange.
 //! With tablebases loaded, `alphabeta` also takes exact results from them for positions
@@ -22,6 +25,7 @@ use super::score::{
 use super::see::see_ge;
 use super::tt::{Bound, TtEntry};
 use crate::chess::movegen::CheckInfo;
+use crate::chess::notation::to_uci;
 use crate::chess::{Bitboard, Move, MoveList};
 
 impl Searcher<'_> {
@@ -50,6 +54,9 @@ impl Searcher<'_> {
     /// The score of the position at `ply` with `depth` plies left, within `(alpha, beta)`.
     /// `cut_node` marks nodes expected to fail high (the null-window children of a PV node
     /// and their grandchildren), where more aggressive reductions pay off.
+    /// At ply 0 this is one search of the root moves of the current MultiPV line (those
+    /// from `pv_index` on): each move the search proves better than alpha gets its score
+    /// and line in `root_moves`, the others `-INFINITE`.
     pub(super) fn alphabeta(
         &mut self,
         mut alpha: i32,
@@ -58,8 +65,11 @@ impl Searcher<'_> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
-        // Step 1. Leaves, the clock, draws by the rules, the deepest ply.
-        let pv_node = beta - alpha > 1;
+        // Step 1. Leaves, the clock, draws by the rules, the deepest ply. The root is a PV
+        // node whatever its aspiration window, and is not scored as a draw even when it is
+        // one: a move must still be chosen.
+        let root = ply == 0;
+        let pv_node = root || beta - alpha > 1;
         self.pv_len[ply] = 0;
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply);
@@ -68,33 +78,40 @@ impl Searcher<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(ply) {
+        if !root && self.is_draw(ply) {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY - 4 {
             return self.evaluate();
         }
         // Step 2. Mate distance pruning: no line from here can beat a mate already found nearer
-        // the root.
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
+        // the root. (Nothing is nearer the root than the root.)
+        if !root {
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
         // Step 3. The hash table. Inside a singular-extension search (`excluded` is set) this
         // node is the same position searched without one move: the table's result for the
         // position does not apply to it, and its own result must not be stored as the
-        // position's.
+        // position's. At the root, the first root move (the previous iteration's best)
+        // takes the hash move's place; a PV node takes no cutoff from the table.
         let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let in_check = self.pos.in_check();
         // (A node in check has no static evaluation to correct: Step 5.)
-        if !in_check {
+        if !in_check && !root {
             self.prefetch_corrections(ply);
         }
         let entry = self.tt.probe(key);
-        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        let hash_move = if root {
+            self.root_moves[self.pv_index].mv
+        } else {
+            entry.map_or(Move::NONE, |e| e.mv)
+        };
         // A position that is or was on a principal variation ("tt-PV") is one the result
         // may hinge on: its late moves are reduced less, and its entry remembers it.
         let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
@@ -109,10 +126,12 @@ impl Searcher<'_> {
 
         // Step 4. Tablebases: a win (loss) is a lower (upper) bound, since a faster win (slower
         // loss) may exist; a bound that settles the window, or a draw, ends the node. In
-        // a PV node an unsettled bound still limits what the moves can score.
+        // a PV node an unsettled bound still limits what the moves can score. A root in
+        // the tables had its moves ranked by them instead (`setup_tablebases`).
         let mut tb_floor = -INFINITE;
         let mut tb_ceiling = INFINITE;
-        if excluded.is_none()
+        if !root
+            && excluded.is_none()
             && let Some((score, bound)) = self.probe_tablebase(depth, ply)
         {
             let settles = match bound {
@@ -135,8 +154,9 @@ impl Searcher<'_> {
         let previous = self.previous_moves(ply);
         // Step 5. The static evaluation, as the table saved it or computed now, and corrected
         // by what the search has learned of its errors (`correction.rs`): the corrected one
-        // drives the pruning below, the raw one is what the table keeps.
-        let (raw_eval, static_eval) = if in_check {
+        // drives the pruning below, the raw one is what the table keeps. The root, where
+        // nothing is pruned, goes without one.
+        let (raw_eval, static_eval) = if in_check || root {
             (-INFINITE, -INFINITE)
         } else {
             let raw = entry.map_or_else(|| self.evaluate(), |e| e.eval);
@@ -146,7 +166,11 @@ impl Searcher<'_> {
         // "Improving": better than two plies ago, when we last had the move. Pruning is
         // more careful when it is, since the position is heading somewhere.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        self.stack[ply + 2].killers = [Move::NONE; 2];
+        // The grandchildren's killers start afresh, except below the root, whose next
+        // search (a wider window, the next iteration) meets the same positions again.
+        if !root {
+            self.stack[ply + 2].killers = [Move::NONE; 2];
+        }
         // The hash score, where its bound says it is nearer the truth, is a better guess of
         // this node's value than the static evaluation: a search found it.
         let eval = if in_check {
@@ -155,7 +179,8 @@ impl Searcher<'_> {
             eval_with_hash_score(entry, static_eval, ply)
         };
 
-        // Step 6. Whole-node pruning, where the evaluation says the node is settled.
+        // Step 6. Whole-node pruning, where the evaluation says the node is settled (never in
+        // a PV node, the root included).
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
@@ -214,15 +239,16 @@ impl Searcher<'_> {
 
         // Step 7. Internal iterative reduction: without a hash move this node's ordering is
         // poor; search it shallower now, and the next iteration will have a move to start
-        // with.
+        // with. (The root always has one.)
         let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth - 1
         } else {
             depth
         };
 
-        // Step 8. The moves, best first (`movepick.rs`): each is pruned (8a), extended (8b)
-        // or searched, reduced when late (8c).
+        // Step 8. The moves, best first (`movepick.rs`; at the root, the root moves in their
+        // order): each is pruned (8a), extended (8b) or searched, reduced when late (8c).
+        let mut root_index = self.pv_index;
         let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
         let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
@@ -236,9 +262,21 @@ impl Searcher<'_> {
         let mut quiets_tried = MoveList::new();
         let mut noisy_tried = MoveList::new();
 
-        while let Some(m) = picker.next(&self.pos, self.histories) {
+        while let Some(m) = if root {
+            self.next_root_move(&mut root_index)
+        } else {
+            picker.next(&self.pos, self.histories)
+        } {
             if m == excluded {
                 continue;
+            }
+            // For GUIs that show which root move is being searched (once a search is long
+            // enough for a person to look, as Stockfish does).
+            if root && self.is_main() && self.time.elapsed() >= CURRMOVE_AFTER {
+                self.report(&format!(
+                    "info depth {depth} currmove {} currmovenumber {root_index}",
+                    to_uci(&self.pos, m),
+                ));
             }
             let noisy = is_noisy(&self.pos, m);
             let checks = check_info.gives_check(&self.pos, m);
@@ -257,8 +295,9 @@ impl Searcher<'_> {
 
             // Step 8a. Pruning, once a move has shown we are not simply lost here. (A tablebase
             // floor raises `best_score` before any move: one move must still be searched,
-            // or "no move searched" would read as stalemate.)
-            if moves_searched > 0 && best_score > -TB_WIN_BOUND {
+            // or "no move searched" would read as stalemate.) Every root move is searched:
+            // each needs a score of its own.
+            if !root && moves_searched > 0 && best_score > -TB_WIN_BOUND {
                 // Quiet checks are left out of the pruning by move count, evaluation and
                 // history: a check can mate or win material in ways none of them foresee.
                 // (`skip_quiets` keeps handing them out.)
@@ -310,10 +349,12 @@ impl Searcher<'_> {
             // Step 8b. Extensions. A hash move that proves to be the only good move is searched
             // deeper (singular extension), one that is not may be searched shallower; a
             // checking move is searched a ply deeper, since checks force replies and often
-            // lead somewhere decisive.
+            // lead somewhere decisive. (Not the singular test at the root: searching the root
+            // without its first move would be another root search, scoring the root moves.)
             let mut extension = checks as i32;
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
-            if m == hash_move
+            if !root
+                && m == hash_move
                 && let Some(e) = entry
                 && let Some(singular) = self.singular_extension(e, depth, ply, beta, cut_node)
             {
@@ -329,6 +370,7 @@ impl Searcher<'_> {
             }
             let new_depth = depth - 1 + extension;
             self.stack[ply].moved = Some(moved);
+            let nodes_before = self.nodes;
             self.make_move(m);
             self.nodes += 1;
             moves_searched += 1;
@@ -343,8 +385,12 @@ impl Searcher<'_> {
                 // it is searched shallower unless it proves interesting.
                 // A late capture (a losing one, or one after the quiet moves) is reduced
                 // too, less than a quiet move and as far as its capture history says.
+                // Not at the root, where every move is searched to the full depth.
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && moves_searched > LMR_MIN_MOVES + pv_node as usize {
+                if !root
+                    && depth >= LMR_MIN_DEPTH
+                    && moves_searched > LMR_MIN_MOVES + pv_node as usize
+                {
                     reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
                     reduction -= tt_pv as i32;
                     reduction -= checks as i32;
@@ -367,8 +413,14 @@ impl Searcher<'_> {
                 }
             }
             self.unmake_move();
+            if root {
+                self.root_moves[root_index - 1].nodes += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
+            }
+            if root {
+                self.record_root_move(root_index - 1, score, moves_searched == 1 || score > alpha);
             }
 
             if score > best_score {
@@ -405,7 +457,8 @@ impl Searcher<'_> {
             return best_score;
         }
 
-        if best_score >= beta {
+        // (The root's result is kept in `root_moves`; the root learns nothing from it.)
+        if best_score >= beta && !root {
             // Quiet history is keyed by the squares the opponent attacks (only a quiet
             // cutoff touches it).
             let threats = if is_noisy(&self.pos, best_move) {
@@ -432,7 +485,7 @@ impl Searcher<'_> {
         // the way the error goes (a fail-high above the evaluation proves it too low, a
         // fail-low below it too high).
         let capture_was_best = best_move.is_some() && is_noisy(&self.pos, best_move);
-        if !(in_check || capture_was_best)
+        if !(in_check || capture_was_best || root)
             && best_score.abs() < TB_WIN_BOUND
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
@@ -445,18 +498,44 @@ impl Searcher<'_> {
                 raw_eval,
             );
         }
-        self.tt.store_entry(
-            key,
-            TtEntry {
-                mv: best_move,
-                score: score::to_tt(best_score, ply),
-                eval: raw_eval,
-                depth,
-                bound,
-                pv: tt_pv,
-            },
-        );
+        if !root {
+            self.tt.store_entry(
+                key,
+                TtEntry {
+                    mv: best_move,
+                    score: score::to_tt(best_score, ply),
+                    eval: raw_eval,
+                    depth,
+                    bound,
+                    pv: tt_pv,
+                },
+            );
+        }
         best_score
+    }
+
+    /// The next root move of the current MultiPV line (`root_moves` from `pv_index` on,
+    /// in order), `index` counting them.
+    fn next_root_move(&self, index: &mut usize) -> Option<Move> {
+        let m = self.root_moves.get(*index)?.mv;
+        *index += 1;
+        Some(m)
+    }
+
+    /// Root move `i` has scored `score`: the line's first move and any move that beat
+    /// alpha keep it, with their seldepth and line; any other is marked as not better
+    /// than the best so far.
+    fn record_root_move(&mut self, i: usize, score: i32, scored: bool) {
+        let rm = &mut self.root_moves[i];
+        if !scored {
+            rm.score = -INFINITE;
+            return;
+        }
+        rm.score = score;
+        rm.seldepth = self.seldepth;
+        rm.pv.clear();
+        rm.pv.push(rm.mv);
+        rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
     }
 
     /// Singular extension of the hash move, whose table entry is `e`: is it the only

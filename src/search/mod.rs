@@ -2,9 +2,9 @@
 //!
 //! [`think`] runs *iterative deepening*: searches of depth 1, 2, 3, ... each one ordered by
 //! what the previous one learned, until the time or another limit runs out. Each iteration
-//! searches the root moves (`root_search`) with an *aspiration window* around the last
-//! score; below the root, `alphabeta.rs` has the principal variation search and the
-//! quiescence search. After every iteration the engine reports an `info` line, and at the
+//! searches the root moves with an *aspiration window* around the last score; the
+//! principal variation search of `alphabeta.rs` searches them, and everything below them,
+//! in one move loop, and its quiescence search extends the leaves. After every iteration the engine reports an `info` line, and at the
 //! end the best move.
 //!
 //! With `Threads` above 1 the search is a *Lazy SMP* search (`threads.rs`): helper threads
@@ -692,7 +692,7 @@ impl<'a> Searcher<'a> {
                 (-INFINITE, INFINITE)
             };
         loop {
-            let score = self.root_search(alpha, beta, depth);
+            let score = self.alphabeta(alpha, beta, depth, 0, false);
             self.sort_root_moves();
             if self.stopped {
                 return;
@@ -723,68 +723,6 @@ impl<'a> Searcher<'a> {
     fn sort_root_moves(&mut self) {
         self.root_moves[self.pv_index..]
             .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
-    }
-
-    /// One search of the root moves with the window `(alpha, beta)`; scores each root move
-    /// it proves better than alpha and returns the best score.
-    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let mut best = -INFINITE;
-        for i in self.pv_index..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
-            // For GUIs that show which move is being searched (once a search is long
-            // enough for a person to look, as Stockfish does).
-            if self.is_main() && self.time.elapsed() >= CURRMOVE_AFTER {
-                self.report(&format!(
-                    "info depth {depth} currmove {} currmovenumber {}",
-                    to_uci(&self.pos, m),
-                    i + 1
-                ));
-            }
-            let moved = self
-                .pos
-                .piece_on(m.from())
-                .map(|piece| PieceTo { piece, to: m.to() });
-            self.stack[0].moved = moved;
-            let nodes_before = self.nodes;
-            self.make_move(m);
-            self.nodes += 1;
-            let new_depth = depth - 1 + self.pos.in_check() as i32;
-            let score = if i == self.pv_index {
-                -self.alphabeta(-beta, -alpha, new_depth, 1, false)
-            } else {
-                let s = -self.alphabeta(-alpha - 1, -alpha, new_depth, 1, true);
-                if s > alpha && s < beta {
-                    -self.alphabeta(-beta, -alpha, new_depth, 1, false)
-                } else {
-                    s
-                }
-            };
-            self.unmake_move();
-            self.root_moves[i].nodes += self.nodes - nodes_before;
-            if self.stopped {
-                return best;
-            }
-            let rm = &mut self.root_moves[i];
-            if i == self.pv_index || score > alpha {
-                rm.score = score;
-                rm.seldepth = self.seldepth;
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
-            } else {
-                rm.score = -INFINITE;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 
     /// The percentage of this thread's root nodes, all iterations together, that went into
