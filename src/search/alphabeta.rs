@@ -94,7 +94,7 @@ impl Searcher<'_> {
             self.prefetch_corrections(ply);
         }
         let entry = self.tt.probe(key);
-        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
         // A position that is or was on a principal variation ("tt-PV") is one the result
         // may hinge on: its late moves are reduced less, and its entry remembers it.
         let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
@@ -102,7 +102,7 @@ impl Searcher<'_> {
             && !pv_node
             && excluded.is_none()
             && e.depth >= depth
-            && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
+            && let Some(s) = tt_cutoff(e.score, e.bound, ply, alpha, beta)
         {
             return s;
         }
@@ -152,7 +152,7 @@ impl Searcher<'_> {
         let eval = if in_check {
             static_eval
         } else {
-            eval_with_hash_score(entry, static_eval, ply)
+            eval_with_tt_score(entry, static_eval, ply)
         };
 
         // Step 6. Whole-node pruning, where the evaluation says the node is settled.
@@ -215,7 +215,7 @@ impl Searcher<'_> {
         // Step 7. Internal iterative reduction: without a hash move this node's ordering is
         // poor; search it shallower now, and the next iteration will have a move to start
         // with.
-        let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
+        let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth - 1
         } else {
             depth
@@ -223,13 +223,13 @@ impl Searcher<'_> {
 
         // Step 8. The moves, best first (`movepick.rs`): each is pruned (8a), extended (8b)
         // or searched, reduced when late (8c).
-        let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
+        let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, previous);
         let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         // When the best move known here is a capture, the quiet moves are unlikely to be
         // better: they are reduced one ply more.
-        let tt_capture = hash_move.is_some() && is_noisy(&self.pos, hash_move);
+        let tt_capture = tt_move.is_some() && is_noisy(&self.pos, tt_move);
         let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
@@ -312,7 +312,7 @@ impl Searcher<'_> {
             // lead somewhere decisive.
             let mut extension = checks as i32;
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
-            if m == hash_move
+            if m == tt_move
                 && let Some(e) = entry
                 && let Some(singular) = self.singular_extension(e, depth, ply, beta, cut_node)
             {
@@ -668,7 +668,7 @@ impl Searcher<'_> {
         }
         let entry = self.tt.probe(key);
         if let Some(e) = entry
-            && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
+            && let Some(s) = tt_cutoff(e.score, e.bound, ply, alpha, beta)
         {
             return s;
         }
@@ -677,7 +677,7 @@ impl Searcher<'_> {
         let mut best_score = -INFINITE;
         let mut raw_eval = -INFINITE;
         let mut static_eval = -INFINITE;
-        let mut stand_pat_from_hash = false;
+        let mut stand_pat_from_tt = false;
         if !in_check {
             // Stand pat: the side to move need not capture, so the (corrected) static
             // evaluation is taken as a lower bound on the score.
@@ -685,8 +685,8 @@ impl Searcher<'_> {
             static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
             // The hash score, where its bound allows, is the better stand pat: a search
             // found it.
-            let stand_pat = eval_with_hash_score(entry, static_eval, ply);
-            stand_pat_from_hash = stand_pat != static_eval;
+            let stand_pat = eval_with_tt_score(entry, static_eval, ply);
+            stand_pat_from_tt = stand_pat != static_eval;
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -694,8 +694,8 @@ impl Searcher<'_> {
             best_score = stand_pat;
         }
 
-        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, hash_move);
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         while let Some(m) = picker.next(&self.pos, self.histories) {
@@ -736,7 +736,7 @@ impl Searcher<'_> {
         // A stand pat taken from the table that no capture beat is the table's own result:
         // storing it back at depth 0 (as an exact score, should it lie inside the window)
         // would overwrite the deeper search that found it.
-        if stand_pat_from_hash && best_move.is_none() {
+        if stand_pat_from_tt && best_move.is_none() {
             return best_score;
         }
         let bound = bound_of(best_score, original_alpha, beta);
@@ -759,7 +759,7 @@ impl Searcher<'_> {
 /// beyond the evaluation in that direction: a search found it, so it is the better guess.
 /// Proven results (mates, tablebase wins) stay out: as a guess of a static value they would
 /// only mislead the pruning.
-fn eval_with_hash_score(entry: Option<TtEntry>, static_eval: i32, ply: usize) -> i32 {
+fn eval_with_tt_score(entry: Option<TtEntry>, static_eval: i32, ply: usize) -> i32 {
     let Some(e) = entry else {
         return static_eval;
     };
@@ -787,7 +787,7 @@ enum Singular {
 /// The stored result decides this node without searching when its bound settles the
 /// question for the window: an exact score always, a lower bound at or above beta, an
 /// upper bound at or below alpha.
-fn hash_cutoff(stored: i32, bound: Bound, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+fn tt_cutoff(stored: i32, bound: Bound, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     let s = score::from_tt(stored, ply);
     let usable = match bound {
         Bound::Exact => true,
