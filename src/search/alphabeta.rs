@@ -19,7 +19,7 @@ use super::params::*;
 use super::score::{
     self, DRAW, INFINITE, MAX_PLY, TB_WIN_BOUND, mate_in, mated_in, tb_loss_in, tb_win_in,
 };
-use super::see::see_ge;
+use super::see::{self, see_ge};
 use super::tt::{Bound, TtEntry};
 use crate::chess::movegen::CheckInfo;
 use crate::chess::{Move, MoveList};
@@ -71,7 +71,7 @@ impl Searcher<'_> {
         if self.is_draw(ply) {
             return self.draw_score(ply);
         }
-        if ply >= MAX_PLY - 4 {
+        if ply >= MAX_PLY - PLY_HEADROOM {
             return self.evaluate();
         }
         // Step 2. Mate distance pruning: no line from here can beat a mate already found nearer
@@ -202,7 +202,8 @@ impl Searcher<'_> {
                         return score;
                     }
                     // Deep cut: verify with a real search, null moves off for a while.
-                    self.nmp_min_ply = ply + (3 * (depth - reduction) / 4) as usize;
+                    self.nmp_min_ply =
+                        ply + (NMP_VERIFY_OFF_QUARTERS * (depth - reduction) / 4) as usize;
                     let verified = self.alphabeta(beta - 1, beta, depth - reduction, ply, false);
                     self.nmp_min_ply = 0;
                     if verified >= beta {
@@ -262,7 +263,12 @@ impl Searcher<'_> {
                 // history: a check can mate or win material in ways none of them foresee.
                 // (`skip_quiets` keeps handing them out.)
                 if !noisy && !checks {
-                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    let lmp_divisor = if improving {
+                        1
+                    } else {
+                        LMP_NOT_IMPROVING_DIVISOR
+                    };
+                    let lmp_limit = (LMP_BASE + depth * depth) / lmp_divisor;
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
                         picker.skip_quiets(&check_info);
                         continue;
@@ -270,10 +276,8 @@ impl Searcher<'_> {
                     // Futility pruning, judged at the depth this move would be searched to
                     // after its late-move reduction. Not against a proven win in alpha: no
                     // evaluation reaches it, and only a faster mate (often a quiet move) can.
-                    let lmr_depth = (depth
-                        - 1
-                        - self.lmr[depth.min(63) as usize][(moves_searched + 1).min(63)])
-                    .max(0);
+                    let lmr_depth =
+                        (depth - 1 - self.late_move_reduction(depth, moves_searched + 1)).max(0);
                     if !pv_node
                         && !in_check
                         && alpha < TB_WIN_BOUND
@@ -344,7 +348,7 @@ impl Searcher<'_> {
                 // too, less than a quiet move and as far as its capture history says.
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH && moves_searched > LMR_MIN_MOVES + pv_node as usize {
-                    reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+                    reduction = self.late_move_reduction(depth, moves_searched);
                     reduction -= tt_pv as i32;
                     reduction -= checks as i32;
                     reduction += !improving as i32;
@@ -450,6 +454,12 @@ impl Searcher<'_> {
         best_score
     }
 
+    /// The late-move reduction (`LMR_*`) of the `moves`-th move of a node at `depth`.
+    fn late_move_reduction(&self, depth: i32, moves: usize) -> i32 {
+        let last = LMR_TABLE_SIZE - 1;
+        self.lmr[depth.min(last as i32) as usize][moves.min(last)]
+    }
+
     /// Singular extension of the hash move, whose table entry is `e`: is it the only
     /// move that holds this node? The other moves are searched, half as deep, against a
     /// bound a little below the hash score. `None` when the test does not apply.
@@ -471,17 +481,17 @@ impl Searcher<'_> {
             // the (not mate) hash score cannot tell; and that search, with no mate distance
             // to bound it, would grow with every iteration after a mate is found.
             && beta.abs() < TB_WIN_BOUND
-            // The line is not already twice as long as the iteration's depth.
-            && (ply as i32) < 2 * (self.completed_depth + 1);
+            // The line is not already SE_MAX_LINE_FACTOR times the iteration's depth.
+            && (ply as i32) < SE_MAX_LINE_FACTOR * (self.completed_depth + 1);
         if !applies {
             return None;
         }
-        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH.get() * depth / 16;
+        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH.get() * depth / SE_MARGIN_DIVISOR;
         self.stack[ply].excluded = e.mv;
         let score = self.alphabeta(
             singular_beta - 1,
             singular_beta,
-            (depth - 1) / 2,
+            (depth - 1) / SE_DEPTH_DIVISOR,
             ply,
             cut_node,
         );
@@ -569,7 +579,7 @@ impl Searcher<'_> {
         } else if wdl > draw {
             (tb_win_in(ply), Bound::Lower)
         } else {
-            (DRAW + 2 * wdl * draw, Bound::Exact)
+            (DRAW + TB_CURSED_SCORE * wdl * draw, Bound::Exact)
         })
     }
 
@@ -658,7 +668,7 @@ impl Searcher<'_> {
             return self.draw_score(ply);
         }
         let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 4 {
+        if ply >= MAX_PLY - PLY_HEADROOM {
             return if in_check { DRAW } else { self.evaluate() };
         }
 
@@ -701,11 +711,9 @@ impl Searcher<'_> {
         while let Some(m) = picker.next(&self.pos, self.histories) {
             if !in_check && m.promotion_piece().is_none() {
                 // Delta pruning: even winning the captured piece for free would not
-                // bring the score up to alpha.
-                let victim = self
-                    .pos
-                    .piece_on(m.to())
-                    .map_or(100, |p| super::see::SEE_VALUES[p.kind().index()]);
+                // bring the score up to alpha. (Out of check every move here captures,
+                // en passant a pawn.)
+                let victim = captured_kind(&self.pos, m).map_or(0, see::value);
                 if static_eval + victim + DELTA_MARGIN.get() <= alpha {
                     continue;
                 }

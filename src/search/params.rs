@@ -66,18 +66,28 @@ pub const NMP_DEPTH_DIVISOR: i32 = 3;
 tunable!(NMP_EVAL_DIVISOR = 198, 80, 400);
 pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 pub const NMP_VERIFY_DEPTH: i32 = 12;
+/// After a deep cut, null moves stay off for this many quarters of the verification
+/// search's depth (counted in plies from the node), so that the null move cannot verify
+/// itself.
+pub const NMP_VERIFY_OFF_QUARTERS: i32 = 3;
 
 /// Singular extensions: at this depth and more, a hash move whose lower bound was searched
 /// at most `SE_TT_DEPTH_MARGIN` plies shallower is tested for being the only good move: the
-/// other moves are searched (half as deep) against a bound `SE_MARGIN_PER_DEPTH * depth /
-/// 16` below the hash score. If none reaches it, the hash move is extended one ply, or two
-/// when all stay `SE_DOUBLE_MARGIN` below (at most `SE_MAX_DOUBLE` times on a line)
-/// (with capture history: +30.9 ± 16.7 Elo at 20k nodes, 2026-11-25).
+/// other moves are searched to `(depth - 1) / SE_DEPTH_DIVISOR` against a bound
+/// `SE_MARGIN_PER_DEPTH * depth / SE_MARGIN_DIVISOR` below the hash score. If none reaches
+/// it, the hash move is extended one ply, or two when all stay `SE_DOUBLE_MARGIN` below (at
+/// most `SE_MAX_DOUBLE` times on a line). The test is left out on lines already
+/// `SE_MAX_LINE_FACTOR` times as long as the iteration's depth (with capture history:
+/// +30.9 ± 16.7 Elo at 20k nodes, 2026-11-25).
 pub const SE_MIN_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+pub const SE_DEPTH_DIVISOR: i32 = 2;
 tunable!(SE_MARGIN_PER_DEPTH = 24, 8, 64);
+/// `SE_MARGIN_PER_DEPTH` is in sixteenths of a centipawn per ply.
+pub const SE_MARGIN_DIVISOR: i32 = 16;
 tunable!(SE_DOUBLE_MARGIN = 21, 0, 60);
 pub const SE_MAX_DOUBLE: i32 = 6;
+pub const SE_MAX_LINE_FACTOR: i32 = 2;
 
 /// Internal iterative reduction: a node without a hash move is searched one ply shallower
 /// (+19 ± 24 Elo at 25k nodes, 2026-11-22).
@@ -97,11 +107,12 @@ tunable!(FUTILITY_PER_DEPTH = 80, 30, 200);
 pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
 tunable!(HISTORY_PRUNE_MARGIN = 4251, 1000, 10000);
 
-/// Late move pruning: after this many quiet moves (a function of depth), the rest are
-/// skipped; fewer when the position is not improving (+131 ± 60 Elo at 2+0.02,
-/// 2026-11-22).
+/// Late move pruning: after `LMP_BASE + depth * depth` quiet moves, the rest are skipped;
+/// after that many divided by `LMP_NOT_IMPROVING_DIVISOR` when the position is not
+/// improving (+131 ± 60 Elo at 2+0.02, 2026-11-22).
 pub const LMP_MAX_DEPTH: i32 = 8;
 pub const LMP_BASE: i32 = 3;
+pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 
 /// SEE pruning: moves that lose more than this many centipawns per ply of depth in the
 /// static exchange are skipped (quiet moves are held to a stricter margin) (+84 ± 33 Elo
@@ -119,6 +130,9 @@ pub const LMR_MIN_MOVES: usize = 2;
 tunable!(LMR_BASE_HUNDREDTHS = 79, 25, 150);
 tunable!(LMR_DIVISOR_HUNDREDTHS = 222, 150, 400);
 tunable!(LMR_HISTORY_DIVISOR = 8541, 2048, 32768);
+/// The reductions are computed once per search into a table of this many depths by this
+/// many move numbers; deeper nodes and later moves read its last row and column.
+pub const LMR_TABLE_SIZE: usize = 64;
 /// Late captures are reduced `CAPTURE_LMR_LESS` plies less than quiet moves, and one ply
 /// less (more) per `CAPTURE_LMR_HISTORY_DIVISOR` points of capture history (in one batch
 /// with continuation history four plies back: +10.6 ± 10.3 Elo at 20k nodes, 2026-11-25).
@@ -186,3 +200,12 @@ pub const CLOCK_CHECK_NODES: u64 = 1024;
 /// this many plies deeper than the node's depth, where deeper searches keep them
 /// (Stockfish's choice).
 pub const TB_STORE_DEPTH_BONUS: i32 = 6;
+/// Under the fifty-move rule, a cursed win (blessed loss) from the tables is a draw, scored
+/// this many centipawns above (below) zero so that the search still prefers the better
+/// side of it.
+pub const TB_CURSED_SCORE: i32 = 2;
+
+/// A node this many plies short of `MAX_PLY` returns its static evaluation instead of
+/// searching: a node writes the stack frames up to two plies ahead of its own, and the
+/// stacks end a few plies past `MAX_PLY`.
+pub const PLY_HEADROOM: usize = 4;
