@@ -215,7 +215,7 @@ tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule
         mirror: bool,
         /// King input buckets: none (version 2 inputs), or a mirrored layout of 1, 4, 8, 16 or 32 buckets (see docs/nnue.md)
         #[arg(long, value_name = "LAYOUT", default_value = "none", value_parser = tarpon::learn::train::king_layouts::named)]
-        king_buckets: tarpon::eval::nnue::network::KingBuckets,
+        king_buckets: tarpon::eval::nnue::format::KingBuckets,
         /// How the learning rate falls: step (a tenth after --lr-drop) or cosine (a half cosine wave down to a hundredth)
         #[arg(long, value_name = "SCHEDULE", default_value = "step")]
         lr_schedule: tarpon::learn::train::Schedule,

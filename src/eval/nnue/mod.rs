@@ -1,7 +1,7 @@
 //! NNUE: an efficiently updatable neural-network evaluation.
 //!
-//! - [`network`]: the architecture (king input buckets included), the quantisation and
-//!   the file format (the contract with the trainer).
+//! - [`format`]: the network file format, with the architecture (king input buckets
+//!   included) and the quantisation it encodes: the contract with the trainer.
 //! - [`net`]: a network laid out for evaluation; the embedded default and `EvalFile`.
 //! - [`accumulator`]: the hidden layer's values of a position, and what a move changes.
 //! - [`stack`]: one accumulator per ply of the search's line, updated lazily, and the
@@ -14,8 +14,8 @@
 //! it also does under a strength limit (the limits were calibrated with it).
 
 pub mod accumulator;
+pub mod format;
 pub mod net;
-pub mod network;
 pub mod simd;
 pub mod stack;
 

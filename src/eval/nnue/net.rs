@@ -7,7 +7,7 @@
 //! updating an accumulator touches as few cache lines as possible.
 
 use super::accumulator::Accumulator;
-use super::network::{
+use super::format::{
     HIDDEN, Header, INPUTS, KingBuckets, MAX_INPUT_BUCKETS, Network, NetworkError, OUTPUT_BUCKETS,
     QA, QB, SCALE, file_size, output_bucket,
 };
@@ -128,7 +128,7 @@ impl<const H: usize> Net<H> {
         })
     }
 
-    /// Reads a network from file bytes (see `network.rs` for the format). A file of
+    /// Reads a network from file bytes (see `format.rs` for the format). A file of
     /// another shape is refused by its header, before its length is looked at.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Net<H>, LoadError> {
         Self::check_shape(&Header::parse(bytes)?)?;
@@ -188,7 +188,7 @@ impl<const H: usize> Net<H> {
 
     /// The network's output for an up-to-date accumulator for `side` to move, through
     /// output `bucket`, in centipawns from that side's point of view: the formula of
-    /// `network.rs`, held within the evaluation's limits (a position is never scored like
+    /// `format.rs`, held within the evaluation's limits (a position is never scored like
     /// a mate or a tablebase win).
     #[inline]
     pub fn output(
@@ -266,7 +266,7 @@ impl Net {
 mod tests {
     use super::*;
     use crate::chess::fen;
-    use crate::eval::nnue::network::INPUT_BUCKETS;
+    use crate::eval::nnue::format::INPUT_BUCKETS;
 
     #[test]
     fn the_embedded_network_is_valid() {

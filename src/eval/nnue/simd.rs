@@ -7,7 +7,7 @@
 //!   accumulator is its parent plus the weight columns of the features that appeared,
 //!   minus those that disappeared.
 //! - [`Kernels::output`]: `Σ clamp(a, 0, QA)² · w` over both perspectives, the integer
-//!   core of the output neuron (see `network.rs` for the formula around it).
+//!   core of the output neuron (see `format.rs` for the formula around it).
 //!
 //! Everything is integer arithmetic that wraps on overflow (`i16` accumulators, `i32`
 //! sums), in every version alike. Wrapping addition is associative and commutative, so
@@ -44,7 +44,7 @@
 //! vector loads and stores through raw pointers, each bounds-checked by an assertion, and
 //! calls into functions compiled for a CPU feature, each behind that feature's detection.
 
-use super::network::{HIDDEN, QA};
+use super::format::{HIDDEN, QA};
 use std::sync::OnceLock;
 
 /// The largest output weight magnitude for which `a · w` fits in an `i16` for every

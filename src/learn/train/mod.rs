@@ -31,7 +31,7 @@ pub mod king_layouts;
 pub mod model;
 pub mod rounding;
 
-use crate::eval::nnue::network::{HIDDEN, KingBuckets, Network, OUTPUT_BUCKETS, SCALE};
+use crate::eval::nnue::format::{HIDDEN, KingBuckets, Network, OUTPUT_BUCKETS, SCALE};
 use crate::rng::SplitMix64;
 use checkpoint::State;
 use data::{Filter, Record};
@@ -58,7 +58,7 @@ pub struct Options {
     /// [`fit_scale`]).
     pub scale: Option<f32>,
     pub hidden: usize,
-    /// Output buckets (1 to `network::OUTPUT_BUCKETS`; the engine reads only its own).
+    /// Output buckets (1 to `format::OUTPUT_BUCKETS`; the engine reads only its own).
     pub buckets: usize,
     pub threads: usize,
     pub seed: u64,
@@ -496,7 +496,7 @@ const ENGINE_LANES: usize = 32;
 
 /// The inputs in words: `768`, or `768 x 4 king buckets (layout 4, mirrored)`.
 fn inputs_text(layout: &Layout) -> String {
-    let inputs = crate::eval::nnue::network::INPUTS;
+    let inputs = crate::eval::nnue::format::INPUTS;
     let kings = &layout.kings;
     if *kings == KingBuckets::NONE {
         inputs.to_string()
