@@ -15,7 +15,7 @@
 //! by a refresh instead (`stack.rs`).
 
 use super::format::{HIDDEN, View};
-use super::net::Net;
+use super::network::Net;
 use super::simd::{Kernels, Lanes};
 use crate::chess::{Board, Color, Move, MoveKind, Piece, PieceType, Square};
 

@@ -2,7 +2,8 @@
 //!
 //! - [`format`]: the network file format, with the architecture (king input buckets
 //!   included) and the quantisation it encodes: the contract with the trainer.
-//! - [`net`]: a network laid out for evaluation; the embedded default and `EvalFile`.
+//! - [`network`]: the network the engine evaluates with, its weights laid out for the
+//!   kernels; the embedded default and `EvalFile`.
 //! - [`accumulator`]: the hidden layer's values of a position, and what a move changes.
 //! - [`stack`]: one accumulator per ply of the search's line, updated lazily, and the
 //!   refresh table for king moves that change a perspective's inputs.
@@ -15,12 +16,12 @@
 
 pub mod accumulator;
 pub mod format;
-pub mod net;
+pub mod network;
 pub mod simd;
 pub mod stack;
 
 pub use accumulator::{Accumulator, Delta};
-pub use net::{EMBEDDED_NAME, LoadError, Net};
+pub use network::{EMBEDDED_NAME, LoadError, Net};
 pub use stack::AccumulatorStack;
 
 use crate::chess::Board;

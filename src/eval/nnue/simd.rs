@@ -21,7 +21,7 @@
 //! products added into one `i32` lane). That needs `|a · w| ≤ 32767`, i.e. `|w| ≤ 128`.
 //! The trainer clips output weights to ±1.98 before quantising by `QB` = 64, so
 //! `|w| ≤ 127` and `|a · w| ≤ 32385`; the engine refuses a file with any output weight
-//! beyond ±[`MAX_OUTPUT_WEIGHT`] (`net.rs`), so the product never wraps. The `madd` pair
+//! beyond ±[`MAX_OUTPUT_WEIGHT`] (`network.rs`), so the product never wraps. The `madd` pair
 //! sum is at most `2 · 32640 · 255`, far inside an `i32`. Only the total over all 512
 //! neurons could pass the `i32` range, and only for a network with nearly every weight at
 //! its limit and every activation saturated, which training does not produce; the

@@ -34,7 +34,7 @@
 
 use super::accumulator::{Accumulator, Delta};
 use super::format::{HIDDEN, View};
-use super::net::Net;
+use super::network::Net;
 use super::simd::{Kernels, Lanes};
 use crate::chess::{Bitboard, Board, Color, Move, PieceType, Square};
 
