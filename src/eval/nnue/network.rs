@@ -6,14 +6,12 @@
 //! a 64-byte boundary (a cache line, and the alignment of any vector width), so that
 //! updating an accumulator touches as few cache lines as possible.
 
-use super::accumulator::Accumulator;
 use super::format::{
     HIDDEN, Header, INPUTS, KingBuckets, MAX_INPUT_BUCKETS, Network, NetworkError, OUTPUT_BUCKETS,
-    QA, QB, SCALE, file_size, output_bucket,
+    QA, QB, SCALE, file_size,
 };
 use super::simd::{Kernels, Lanes, MAX_OUTPUT_WEIGHT};
-use crate::chess::{Board, Color};
-use crate::eval::{EVAL_LIMIT, fifty_move_scaled};
+use crate::eval::EVAL_LIMIT;
 use std::sync::{Arc, OnceLock};
 
 /// The name of the embedded network, as the `EvalFile` option shows it (and accepts it).
@@ -186,56 +184,20 @@ impl<const H: usize> Net<H> {
         &self.biases.0
     }
 
-    /// The network's output for an up-to-date accumulator for `side` to move, through
-    /// output `bucket`, in centipawns from that side's point of view: the formula of
-    /// `format.rs`, held within the evaluation's limits (a position is never scored like
-    /// a mate or a tablebase win).
+    /// The network's output through output `bucket`, from the hidden layer's values of the
+    /// side to move's perspective (`us`) and the other side's (`them`), in centipawns from
+    /// the side to move's point of view: the formula of `format.rs`, held within the
+    /// evaluation's limits (a position is never scored like a mate or a tablebase win).
     #[inline]
-    pub fn output(
-        &self,
-        acc: &Accumulator<H>,
-        side: Color,
-        bucket: usize,
-        kernels: Kernels,
-    ) -> i32 {
+    pub fn output(&self, us: &Lanes<H>, them: &Lanes<H>, bucket: usize, kernels: Kernels) -> i32 {
         let [w_us, w_them] = &self.output[bucket];
-        let sum = kernels.output(
-            acc.perspective(side),
-            &w_us.0,
-            acc.perspective(side.flip()),
-            &w_them.0,
-        );
+        let sum = kernels.output(us, &w_us.0, them, &w_them.0);
         // The formula in i64: for any network the trainer writes the i32 version of it
         // cannot overflow and the result is the same; a random or hand-made file whose
         // sum is extreme must still not overflow.
         let bias = i64::from(self.output_biases[bucket]);
         let scaled = (i64::from(sum / QA) + bias) * i64::from(SCALE) / i64::from(QA * QB);
         scaled.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
-    }
-
-    /// The evaluation of `board` for the side to move, given its up-to-date accumulator:
-    /// the output of the position's bucket, shrunk as the fifty-move counter runs up (the
-    /// network cannot see the counter; the hand-crafted evaluation shrinks the same way).
-    #[inline]
-    pub fn score(&self, acc: &Accumulator<H>, board: &Board, kernels: Kernels) -> i32 {
-        let bucket = output_bucket(board.occupied().count() as usize, OUTPUT_BUCKETS);
-        let out = self.output(acc, board.side_to_move(), bucket, kernels);
-        fifty_move_scaled(out, board)
-    }
-
-    /// The score of `board` for the side to move, computed from scratch (no accumulator
-    /// stack): for `eval` and for checking the incremental path.
-    pub fn evaluate(&self, board: &Board) -> i32 {
-        let acc = Accumulator::from_board(board, self);
-        self.score(&acc, board, Kernels::best())
-    }
-
-    /// [`Net::evaluate`] from White's point of view.
-    pub fn evaluate_white(&self, board: &Board) -> i32 {
-        match board.side_to_move() {
-            Color::White => self.evaluate(board),
-            Color::Black => -self.evaluate(board),
-        }
     }
 }
 
