@@ -132,6 +132,8 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx2 => unsafe { avx2::update(dst, src, adds, subs) },
+            // SAFETY: likewise, an `Isa::Avx512` value exists only where the CPU reported
+            // AVX-512F and AVX-512BW, which is all `avx512::update` requires.
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx512 => unsafe { avx512::update(dst, src, adds, subs) },
@@ -155,6 +157,7 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx2 => unsafe { avx2::output(us, w_us, them, w_them) },
+            // SAFETY: as in `update`: the value proves the CPU has AVX-512F and AVX-512BW.
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx512 => unsafe { avx512::output(us, w_us, them, w_them) },
