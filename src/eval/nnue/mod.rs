@@ -1,7 +1,7 @@
 //! NNUE: an efficiently updatable neural-network evaluation.
 //!
-//! - [`format`]: the network file format, with the architecture (king input buckets
-//!   included) and the quantisation it encodes: the contract with the trainer.
+//! - [`format`](mod@format): the network file format, with the architecture (king input
+//!   buckets included) and the quantisation it encodes: the contract with the trainer.
 //! - [`network`]: the network the engine evaluates with, its weights laid out for the
 //!   kernels; the embedded default and `EvalFile`.
 //! - [`accumulator`]: the hidden layer's values of a position, and what a move changes.
