@@ -23,6 +23,7 @@
 //! Adam's moments grow with the number of buckets.
 
 pub mod adam;
+pub mod args;
 pub mod batch;
 pub mod checkpoint;
 pub mod data;
@@ -104,6 +105,15 @@ impl std::str::FromStr for Schedule {
                 "unknown learning-rate schedule {name:?} (step or cosine)"
             )),
         }
+    }
+}
+
+impl std::fmt::Display for Schedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Schedule::Step => "step",
+            Schedule::Cosine => "cosine",
+        })
     }
 }
 
