@@ -2,7 +2,7 @@
 //! describes the build for `tarpon --version` and the UCI `id name` (`src/version.rs`).
 //!
 //! The engine's hot loops need the hidden layer's width as a compile-time constant, so the
-//! build takes it from the network it embeds (`src/eval/nnue/network.rs` reads the header
+//! build takes it from the network it embeds (`src/eval/nnue/format.rs` reads the header
 //! of the same file in a `const`): `nets/default.nnue`, or the file the environment variable
 //! `TARPON_NET` names (absolute, or relative to the repository root), which is how a
 //! candidate network of another shape is played without committing it:
@@ -29,9 +29,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// What every network file starts with (`network::MAGIC`).
+/// What every network file starts with (`format::MAGIC`).
 const MAGIC: &[u8; 8] = b"TARPNNUE";
-/// The format versions `network.rs` reads.
+/// The format versions `format.rs` reads.
 const VERSIONS: [u32; 2] = [2, 3];
 /// The hidden width must be a whole number of the widest vector registers (AVX-512: 32
 /// `i16` lanes), since the kernels step through it a register at a time.
@@ -67,7 +67,7 @@ fn main() {
     println!("cargo:rustc-env=TARPON_TARGET_CPU={}", target_cpu());
 }
 
-/// The header checks that the `const` reading of the header relies on; `network.rs`
+/// The header checks that the `const` reading of the header relies on; `format.rs`
 /// checks everything else when the engine loads the file.
 fn check_header(bytes: &[u8]) -> Result<(), String> {
     if bytes.len() < 20 || &bytes[..8] != MAGIC {

@@ -3,7 +3,7 @@
 
 The engine embeds `nets/default.nnue` at compile time, so a checkout without a trained
 network does not build. This writes a stand-in in the engine's format (see
-src/eval/nnue/network.rs) with the same weight ranges as `Network::random` in the tests:
+src/eval/nnue/format.rs) with the same weight ranges as `Network::random` in the tests:
 
     scripts/random_net.py nets/default.nnue [seed]
 

@@ -3,7 +3,7 @@
 //! A binary copied to another machine, or a result someone reports, then says which
 //! engine it is. `build.rs` finds the parts out when building.
 
-use crate::eval::nnue::network::{HIDDEN, INPUT_BUCKETS};
+use crate::eval::nnue::format::{HIDDEN, INPUT_BUCKETS};
 use std::sync::OnceLock;
 
 /// The release (`Cargo.toml`'s version).

@@ -16,7 +16,7 @@ use std::time::Duration;
 use tarpon::chess::movegen::{legal_moves, noisy_moves};
 use tarpon::chess::{Board, Color, Move, MoveKind, PieceType, Position, fen};
 use tarpon::eval::EVAL_LIMIT;
-use tarpon::eval::nnue::network::{HIDDEN, KingBucketError, Network, NetworkError};
+use tarpon::eval::nnue::format::{HIDDEN, KingBucketError, Network, NetworkError};
 use tarpon::eval::nnue::simd::{Kernels, Lanes, MAX_OUTPUT_WEIGHT};
 use tarpon::eval::nnue::{Accumulator, AccumulatorStack, EMBEDDED_NAME, LoadError, Net};
 use tarpon::learn::train::king_layouts;

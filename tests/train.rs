@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use tarpon::chess::Position;
 use tarpon::chess::movegen::legal_moves;
 use tarpon::eval::nnue::Net;
-use tarpon::eval::nnue::network::{HIDDEN, Network, OUTPUT_BUCKETS, file_size};
+use tarpon::eval::nnue::format::{HIDDEN, Network, OUTPUT_BUCKETS, file_size};
 use tarpon::learn::bulletformat::{self, GameResult};
 
 /// `tarpon train` with `args` (the exit code tells a refusal from a panic).

@@ -836,7 +836,7 @@ const FUZZ_WIDTH: usize = 32;
 /// A valid network file of [`FUZZ_WIDTH`] neurons with two mirrored king buckets (the king
 /// on its first rank, or not), made once.
 fn fuzz_network_file() -> &'static [u8] {
-    use tarpon::eval::nnue::network::{KingBuckets, Network};
+    use tarpon::eval::nnue::format::{KingBuckets, Network};
     static FILE: OnceLock<Vec<u8>> = OnceLock::new();
     FILE.get_or_init(|| {
         let map = std::array::from_fn(|square| u8::from(square >= 8));
@@ -853,7 +853,7 @@ fn fuzz_network_file() -> &'static [u8] {
 /// the header, with incremental accumulators (the refresh table included) equal to ones
 /// computed from scratch.
 pub fn network(data: &[u8]) {
-    use tarpon::eval::nnue::network::HEADER_SIZE;
+    use tarpon::eval::nnue::format::HEADER_SIZE;
     network_file(data, data);
     let mut file = fuzz_network_file().to_vec();
     let overlay = data.len().min(HEADER_SIZE);
@@ -862,7 +862,7 @@ pub fn network(data: &[u8]) {
 }
 
 fn network_file(file: &[u8], moves: &[u8]) {
-    use tarpon::eval::nnue::network::{Header, Network};
+    use tarpon::eval::nnue::format::{Header, Network};
     use tarpon::eval::nnue::{Accumulator, AccumulatorStack, Net};
     if let Ok(network) = Network::from_bytes(file)
         && Header::parse(file).is_ok_and(|header| header.version == 3)

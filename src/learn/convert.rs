@@ -89,6 +89,36 @@ fn read_input(path: &Path) -> Result<Input, String> {
     })
 }
 
+/// `tarpon convert`'s arguments.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  tarpon convert --check $TARPON_DATA/games/*.games\n  tarpon convert $TARPON_DATA/games/*.games --output all.bin      # trainable positions\n  tarpon convert old.bin --output old.games                       # one-position games\n\nGames become the positions worth training on (not in check, no capture or promotion\nas best move, no mate score). A damaged shard (cut short, or corrupt) is reported with\nwhere it stops; its games before that point are used."
+)]
+pub struct ConvertArgs {
+    /// Input files: game shards and bulletformat files, mixed as you like
+    #[arg(required = true, value_name = "FILES")]
+    inputs: Vec<PathBuf>,
+    /// Output file, new: a .games name writes a shard, any other bulletformat (required
+    /// unless --check)
+    #[arg(long, short, value_name = "FILE", required_unless_present = "check")]
+    output: Option<PathBuf>,
+    /// Only read the inputs and report what they hold (games, positions, damage)
+    #[arg(long, conflicts_with = "output")]
+    check: bool,
+}
+
+impl ConvertArgs {
+    /// `tarpon convert`.
+    pub fn run(self) -> std::process::ExitCode {
+        let target = if self.check {
+            None
+        } else {
+            self.output.as_deref()
+        };
+        crate::tools::exit_status(run(&self.inputs, target))
+    }
+}
+
 /// Reads every input (and reports each); converts them into `output` when given. The
 /// output must not exist: a conversion never overwrites data.
 pub fn run(inputs: &[PathBuf], output: Option<&Path>) -> Result<(), String> {

@@ -22,7 +22,7 @@ use super::params::*;
 use super::score::{
     self, DRAW, INFINITE, MAX_PLY, TB_WIN_BOUND, mate_in, mated_in, tb_loss_in, tb_win_in,
 };
-use super::see::see_ge;
+use super::see::{self, see_ge};
 use super::tt::{Bound, TtEntry};
 use crate::chess::movegen::CheckInfo;
 use crate::chess::notation::to_uci;
@@ -81,7 +81,7 @@ impl Searcher<'_> {
         if !root && self.is_draw(ply) {
             return self.draw_score(ply);
         }
-        if ply >= MAX_PLY - 4 {
+        if ply >= MAX_PLY - PLY_HEADROOM {
             return self.evaluate();
         }
         // Step 2. Mate distance pruning: no line from here can beat a mate already found nearer
@@ -107,7 +107,7 @@ impl Searcher<'_> {
             self.prefetch_corrections(ply);
         }
         let entry = self.tt.probe(key);
-        let hash_move = if root {
+        let tt_move = if root {
             self.root_moves[self.pv_index].mv
         } else {
             entry.map_or(Move::NONE, |e| e.mv)
@@ -119,7 +119,7 @@ impl Searcher<'_> {
             && !pv_node
             && excluded.is_none()
             && e.depth >= depth
-            && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
+            && let Some(s) = tt_cutoff(e.score, e.bound, ply, alpha, beta)
         {
             return s;
         }
@@ -176,7 +176,7 @@ impl Searcher<'_> {
         let eval = if in_check {
             static_eval
         } else {
-            eval_with_hash_score(entry, static_eval, ply)
+            eval_with_tt_score(entry, static_eval, ply)
         };
 
         // Step 6. Whole-node pruning, where the evaluation says the node is settled (never in
@@ -227,7 +227,8 @@ impl Searcher<'_> {
                         return score;
                     }
                     // Deep cut: verify with a real search, null moves off for a while.
-                    self.nmp_min_ply = ply + (3 * (depth - reduction) / 4) as usize;
+                    self.nmp_min_ply =
+                        ply + (NMP_VERIFY_OFF_QUARTERS * (depth - reduction) / 4) as usize;
                     let verified = self.alphabeta(beta - 1, beta, depth - reduction, ply, false);
                     self.nmp_min_ply = 0;
                     if verified >= beta {
@@ -240,7 +241,7 @@ impl Searcher<'_> {
         // Step 7. Internal iterative reduction: without a hash move this node's ordering is
         // poor; search it shallower now, and the next iteration will have a move to start
         // with. (The root always has one.)
-        let depth = if hash_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
+        let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth - 1
         } else {
             depth
@@ -249,13 +250,13 @@ impl Searcher<'_> {
         // Step 8. The moves, best first (`movepick.rs`; at the root, the root moves in their
         // order): each is pruned (8a), extended (8b) or searched, reduced when late (8c).
         let mut root_index = self.pv_index;
-        let mut picker = MovePicker::new(hash_move, self.stack[ply].killers, previous);
+        let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, previous);
         let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         // When the best move known here is a capture, the quiet moves are unlikely to be
         // better: they are reduced one ply more.
-        let tt_capture = hash_move.is_some() && is_noisy(&self.pos, hash_move);
+        let tt_capture = tt_move.is_some() && is_noisy(&self.pos, tt_move);
         let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
@@ -302,7 +303,12 @@ impl Searcher<'_> {
                 // history: a check can mate or win material in ways none of them foresee.
                 // (`skip_quiets` keeps handing them out.)
                 if !noisy && !checks {
-                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    let lmp_divisor = if improving {
+                        1
+                    } else {
+                        LMP_NOT_IMPROVING_DIVISOR
+                    };
+                    let lmp_limit = (LMP_BASE + depth * depth) / lmp_divisor;
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
                         picker.skip_quiets(&check_info);
                         continue;
@@ -310,10 +316,8 @@ impl Searcher<'_> {
                     // Futility pruning, judged at the depth this move would be searched to
                     // after its late-move reduction. Not against a proven win in alpha: no
                     // evaluation reaches it, and only a faster mate (often a quiet move) can.
-                    let lmr_depth = (depth
-                        - 1
-                        - self.lmr[depth.min(63) as usize][(moves_searched + 1).min(63)])
-                    .max(0);
+                    let lmr_depth =
+                        (depth - 1 - self.late_move_reduction(depth, moves_searched + 1)).max(0);
                     if !pv_node
                         && !in_check
                         && alpha < TB_WIN_BOUND
@@ -354,7 +358,7 @@ impl Searcher<'_> {
             let mut extension = checks as i32;
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
             if !root
-                && m == hash_move
+                && m == tt_move
                 && let Some(e) = entry
                 && let Some(singular) = self.singular_extension(e, depth, ply, beta, cut_node)
             {
@@ -391,7 +395,7 @@ impl Searcher<'_> {
                     && depth >= LMR_MIN_DEPTH
                     && moves_searched > LMR_MIN_MOVES + pv_node as usize
                 {
-                    reduction = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+                    reduction = self.late_move_reduction(depth, moves_searched);
                     reduction -= tt_pv as i32;
                     reduction -= checks as i32;
                     reduction += !improving as i32;
@@ -538,6 +542,12 @@ impl Searcher<'_> {
         rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
     }
 
+    /// The late-move reduction (`LMR_*`) of the `moves`-th move of a node at `depth`.
+    fn late_move_reduction(&self, depth: i32, moves: usize) -> i32 {
+        let last = LMR_TABLE_SIZE - 1;
+        self.lmr[depth.min(last as i32) as usize][moves.min(last)]
+    }
+
     /// Singular extension of the hash move, whose table entry is `e`: is it the only
     /// move that holds this node? The other moves are searched, half as deep, against a
     /// bound a little below the hash score. `None` when the test does not apply.
@@ -559,17 +569,17 @@ impl Searcher<'_> {
             // the (not mate) hash score cannot tell; and that search, with no mate distance
             // to bound it, would grow with every iteration after a mate is found.
             && beta.abs() < TB_WIN_BOUND
-            // The line is not already twice as long as the iteration's depth.
-            && (ply as i32) < 2 * (self.completed_depth + 1);
+            // The line is not already SE_MAX_LINE_FACTOR times the iteration's depth.
+            && (ply as i32) < SE_MAX_LINE_FACTOR * (self.completed_depth + 1);
         if !applies {
             return None;
         }
-        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH.get() * depth / 16;
+        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH.get() * depth / SE_MARGIN_DIVISOR;
         self.stack[ply].excluded = e.mv;
         let score = self.alphabeta(
             singular_beta - 1,
             singular_beta,
-            (depth - 1) / 2,
+            (depth - 1) / SE_DEPTH_DIVISOR,
             ply,
             cut_node,
         );
@@ -657,7 +667,7 @@ impl Searcher<'_> {
         } else if wdl > draw {
             (tb_win_in(ply), Bound::Lower)
         } else {
-            (DRAW + 2 * wdl * draw, Bound::Exact)
+            (DRAW + TB_CURSED_SCORE * wdl * draw, Bound::Exact)
         })
     }
 
@@ -747,7 +757,7 @@ impl Searcher<'_> {
             return self.draw_score(ply);
         }
         let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 4 {
+        if ply >= MAX_PLY - PLY_HEADROOM {
             return if in_check { DRAW } else { self.evaluate() };
         }
 
@@ -757,7 +767,7 @@ impl Searcher<'_> {
         }
         let entry = self.tt.probe(key);
         if let Some(e) = entry
-            && let Some(s) = hash_cutoff(e.score, e.bound, ply, alpha, beta)
+            && let Some(s) = tt_cutoff(e.score, e.bound, ply, alpha, beta)
         {
             return s;
         }
@@ -766,7 +776,7 @@ impl Searcher<'_> {
         let mut best_score = -INFINITE;
         let mut raw_eval = -INFINITE;
         let mut static_eval = -INFINITE;
-        let mut stand_pat_from_hash = false;
+        let mut stand_pat_from_tt = false;
         if !in_check {
             // Stand pat: the side to move need not capture, so the (corrected) static
             // evaluation is taken as a lower bound on the score.
@@ -774,8 +784,8 @@ impl Searcher<'_> {
             static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
             // The hash score, where its bound allows, is the better stand pat: a search
             // found it.
-            let stand_pat = eval_with_hash_score(entry, static_eval, ply);
-            stand_pat_from_hash = stand_pat != static_eval;
+            let stand_pat = eval_with_tt_score(entry, static_eval, ply);
+            stand_pat_from_tt = stand_pat != static_eval;
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -783,18 +793,16 @@ impl Searcher<'_> {
             best_score = stand_pat;
         }
 
-        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, hash_move);
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         while let Some(m) = picker.next(&self.pos, self.histories) {
             if !in_check && m.promotion_piece().is_none() {
                 // Delta pruning: even winning the captured piece for free would not
-                // bring the score up to alpha.
-                let victim = self
-                    .pos
-                    .piece_on(m.to())
-                    .map_or(100, |p| super::see::SEE_VALUES[p.kind().index()]);
+                // bring the score up to alpha. (Out of check every move here captures,
+                // en passant a pawn.)
+                let victim = captured_kind(&self.pos, m).map_or(0, see::value);
                 if static_eval + victim + DELTA_MARGIN.get() <= alpha {
                     continue;
                 }
@@ -825,7 +833,7 @@ impl Searcher<'_> {
         // A stand pat taken from the table that no capture beat is the table's own result:
         // storing it back at depth 0 (as an exact score, should it lie inside the window)
         // would overwrite the deeper search that found it.
-        if stand_pat_from_hash && best_move.is_none() {
+        if stand_pat_from_tt && best_move.is_none() {
             return best_score;
         }
         let bound = bound_of(best_score, original_alpha, beta);
@@ -848,7 +856,7 @@ impl Searcher<'_> {
 /// beyond the evaluation in that direction: a search found it, so it is the better guess.
 /// Proven results (mates, tablebase wins) stay out: as a guess of a static value they would
 /// only mislead the pruning.
-fn eval_with_hash_score(entry: Option<TtEntry>, static_eval: i32, ply: usize) -> i32 {
+fn eval_with_tt_score(entry: Option<TtEntry>, static_eval: i32, ply: usize) -> i32 {
     let Some(e) = entry else {
         return static_eval;
     };
@@ -876,7 +884,7 @@ enum Singular {
 /// The stored result decides this node without searching when its bound settles the
 /// question for the window: an exact score always, a lower bound at or above beta, an
 /// upper bound at or below alpha.
-fn hash_cutoff(stored: i32, bound: Bound, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+fn tt_cutoff(stored: i32, bound: Bound, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     let s = score::from_tt(stored, ply);
     let usable = match bound {
         Bound::Exact => true,

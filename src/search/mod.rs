@@ -239,7 +239,7 @@ pub struct Searcher<'a> {
     stopped: bool,
     /// Null-move pruning is disabled below this ply while a null-move cut is verified.
     nmp_min_ply: usize,
-    lmr: Vec<[i32; 64]>,
+    lmr: Vec<[i32; LMR_TABLE_SIZE]>,
     tb: TbUse,
     /// This thread's own evaluation state (the pawn hash table).
     eval_cache: &'a mut EvalCache,
@@ -993,15 +993,15 @@ impl<'a> Searcher<'a> {
 }
 
 /// Late-move reductions by depth and move number: `LMR_BASE + ln(d) ln(n) / LMR_DIVISOR`.
-fn lmr_table() -> Vec<[i32; 64]> {
+fn lmr_table() -> Vec<[i32; LMR_TABLE_SIZE]> {
     let base = f64::from(LMR_BASE_HUNDREDTHS.get()) / 100.0;
     let divisor = f64::from(LMR_DIVISOR_HUNDREDTHS.get()) / 100.0;
-    // Every search builds its table (the parameters are tunable at run time), so the 64
+    // Every search builds its table (the parameters are tunable at run time), so the
     // logarithms are taken once rather than twice per entry.
-    let ln: [f64; 64] = std::array::from_fn(|i| (i as f64).ln());
-    (0..64)
+    let ln: [f64; LMR_TABLE_SIZE] = std::array::from_fn(|i| (i as f64).ln());
+    (0..LMR_TABLE_SIZE)
         .map(|d| {
-            let mut row = [0; 64];
+            let mut row = [0; LMR_TABLE_SIZE];
             for (n, r) in row.iter_mut().enumerate().skip(1) {
                 if d > 0 {
                     *r = (base + ln[d] * ln[n] / divisor) as i32;

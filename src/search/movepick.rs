@@ -17,7 +17,7 @@ use std::mem::MaybeUninit;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
-    HashMove,
+    TtMove,
     GenerateNoisy,
     GoodNoisy,
     FirstKiller,
@@ -75,7 +75,7 @@ fn mvv_lva(board: &Board, m: Move) -> i32 {
 
 pub struct MovePicker {
     stage: Stage,
-    hash_move: Move,
+    tt_move: Move,
     killers: [Move; 2],
     /// The moves of the current group, their scores, and how many were handed out.
     moves: MoveList,
@@ -96,10 +96,10 @@ pub struct MovePicker {
 impl MovePicker {
     /// For the main search. `previous` are the moves one, two and four plies earlier, for
     /// continuation history.
-    pub fn new(hash_move: Move, killers: [Move; 2], previous: Context) -> MovePicker {
+    pub fn new(tt_move: Move, killers: [Move; 2], previous: Context) -> MovePicker {
         MovePicker {
-            stage: Stage::HashMove,
-            hash_move,
+            stage: Stage::TtMove,
+            tt_move,
             killers,
             moves: MoveList::new(),
             scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
@@ -123,14 +123,14 @@ impl MovePicker {
     }
 
     /// For quiescence search: captures and promotions, or every evasion when in check.
-    pub fn quiescence(board: &Board, hash_move: Move) -> MovePicker {
+    pub fn quiescence(board: &Board, tt_move: Move) -> MovePicker {
         let mut picker =
-            MovePicker::new(hash_move, [Move::NONE; 2], [None; CONTINUATION_PLIES.len()]);
+            MovePicker::new(tt_move, [Move::NONE; 2], [None; CONTINUATION_PLIES.len()]);
         picker.noisy_only = true;
         if board.in_check() {
             picker.stage = Stage::GenerateEvasions;
-        } else if !is_noisy(board, hash_move) {
-            picker.hash_move = Move::NONE;
+        } else if !is_noisy(board, tt_move) {
+            picker.tt_move = Move::NONE;
         }
         picker
     }
@@ -188,7 +188,7 @@ impl MovePicker {
     /// one already handed out.
     fn usable_quiet(&self, board: &Board, m: Move, earlier: &[Move]) -> bool {
         m.is_some()
-            && m != self.hash_move
+            && m != self.tt_move
             && !earlier.contains(&m)
             && !is_noisy(board, m)
             && is_legal(board, m)
@@ -198,12 +198,12 @@ impl MovePicker {
     pub fn next(&mut self, board: &Board, histories: &Histories) -> Option<Move> {
         loop {
             match self.stage {
-                Stage::HashMove => {
+                Stage::TtMove => {
                     self.stage = Stage::GenerateNoisy;
-                    if self.hash_move.is_some() && is_legal(board, self.hash_move) {
-                        return Some(self.hash_move);
+                    if self.tt_move.is_some() && is_legal(board, self.tt_move) {
+                        return Some(self.tt_move);
                     }
-                    self.hash_move = Move::NONE;
+                    self.tt_move = Move::NONE;
                 }
                 Stage::GenerateNoisy => {
                     noisy_moves_into(board, &mut self.moves);
@@ -214,7 +214,7 @@ impl MovePicker {
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => match self.pick_best() {
-                    Some(m) if m == self.hash_move => {}
+                    Some(m) if m == self.tt_move => {}
                     // Losing captures wait until after the quiet moves (in quiescence, for
                     // ever: quiescence only wants captures that may gain something).
                     Some(m) if !see_ge(board, m, 0) => {
@@ -272,7 +272,7 @@ impl MovePicker {
                         self.pick_best()
                     };
                     match m {
-                        Some(m) if m == self.hash_move || self.killers.contains(&m) => {}
+                        Some(m) if m == self.tt_move || self.killers.contains(&m) => {}
                         Some(m) => return Some(m),
                         None => self.stage = Stage::BadNoisy,
                     }
@@ -288,7 +288,7 @@ impl MovePicker {
                     legal_moves_into(board, &mut self.moves);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
-                        let score = if m == self.hash_move {
+                        let score = if m == self.tt_move {
                             1 << 20
                         } else if is_noisy(board, m) {
                             (1 << 16) + mvv_lva(board, m)

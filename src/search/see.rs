@@ -54,8 +54,9 @@ const CAPTURERS: [PieceType; 5] = [
     PieceType::Queen,
 ];
 
+/// A piece's value in exchanges (`SEE_VALUES`).
 #[inline(always)]
-fn value(kind: PieceType) -> i32 {
+pub fn value(kind: PieceType) -> i32 {
     SEE_VALUES[kind.index()]
 }
 

@@ -51,6 +51,54 @@ pub struct Options {
     pub search: Settings,
 }
 
+/// `tarpon analyse`'s arguments.
+#[derive(clap::Args)]
+#[command(
+    after_help = "A game's moves get an [%eval] comment, the best move where a worse one was played, and\n\
+a mark by the expected score they give away: ?! from 0.05, ? from 0.10, ?? from 0.20\n\
+(with a better line). Scores are for White. The game's comments, variations and NAGs stay:\n\
+an [%eval] in a comment is replaced, [%clk] kept; where the author's !, ?, ?! ... differs\n\
+from Tarpon's judgement it stays, and the comment says 'Tarpon: Blunder (...), not ! as\n\
+annotated.'\n\
+A game that cannot be read (an illegal move, a bad FEN tag) is named on standard error with\n\
+its line and skipped, as is a variation with an unreadable move; the rest is annotated.\n\
+Exit status: 0 done, 1 error, 2 bad arguments, 3 games or variations skipped.\n\n\
+Examples:\n  tarpon analyse --fen 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3' --depth 14\n  \
+tarpon analyse --pgn game.pgn --movetime 500 --output game-annotated.pgn\n  \
+tarpon analyse --pgn games.pgn --depth 10 > annotated.pgn"
+)]
+pub struct AnalyseArgs {
+    /// The position to analyse (a FEN, in quotes; default: the initial position)
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
+    fen: Option<String>,
+    /// Annotate every move of the games in this PGN file (default: analyse the --fen position)
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Where to write the annotated games (default: standard output)
+    #[arg(long, short, value_name = "FILE", requires = "pgn")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    search: engine::SearchArgs,
+}
+
+impl From<AnalyseArgs> for Options {
+    fn from(args: AnalyseArgs) -> Options {
+        Options {
+            fen: args.fen,
+            pgn: args.pgn,
+            output: args.output,
+            search: args.search.into(),
+        }
+    }
+}
+
+impl AnalyseArgs {
+    /// `tarpon analyse`.
+    pub fn run(self) -> std::process::ExitCode {
+        super::exit_status_skipping(run(&self.into()))
+    }
+}
+
 /// Analyses as asked; returns how many games of the PGN file, or variations in them, could
 /// not be read and were skipped (each reported on standard error), or the error that
 /// stopped everything.

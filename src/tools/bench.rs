@@ -25,6 +25,34 @@ pub const DEFAULT_DEPTH: i32 = 11;
 /// The table size of the signature run.
 pub const DEFAULT_HASH_MB: usize = 16;
 
+/// `tarpon bench`'s arguments.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  tarpon bench\n  tarpon bench 13\n  tarpon bench 13 2        # two threads: nps and time to depth\n  tarpon bench 13 2 64     # ... with a 64 MB table\n\nThe node total is the search's signature with one thread; with more it varies from run to run."
+)]
+pub struct BenchArgs {
+    /// Search depth
+    #[arg(default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+    depth: i32,
+    /// Search threads
+    #[arg(default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Transposition table size in MB
+    #[arg(default_value_t = DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+}
+
+impl BenchArgs {
+    /// `tarpon bench`.
+    pub fn run(self) -> std::process::ExitCode {
+        let (threads, hash_mb) = (self.threads.into(), self.hash as usize);
+        run_with(self.depth, threads, hash_mb, &mut |line| {
+            crate::outln!("{line}")
+        });
+        std::process::ExitCode::SUCCESS
+    }
+}
+
 /// Openings, middlegames and endgames, some with mates, some with few pieces.
 pub const POSITIONS: [&str; 50] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

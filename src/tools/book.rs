@@ -3,6 +3,39 @@
 use crate::book::{self, Book, Entry};
 use crate::chess::Position;
 use crate::chess::notation::{to_san, to_uci};
+use std::process::ExitCode;
+
+/// `tarpon book`'s arguments.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  tarpon book performance.bin\n  tarpon book performance.bin 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'\n\nThe book is a Polyglot .bin file. Exit status 1 if the book cannot be read or holds an\nillegal move for the position (listed as 'illegal')."
+)]
+pub struct BookArgs {
+    /// Polyglot book file (.bin)
+    file: String,
+    /// Position as FEN (default: the start position); quoting is optional
+    fen: Vec<String>,
+}
+
+impl BookArgs {
+    /// `tarpon book`: the listing, exit status 1 when the book cannot be read or holds a
+    /// move that is illegal in the position.
+    pub fn run(self) -> ExitCode {
+        let listing = match list(&self.file, &super::fen_or_start(&self.fen)) {
+            Ok(listing) => listing,
+            Err(e) => return super::exit_status::<()>(Err(e)),
+        };
+        for line in &listing.lines {
+            crate::outln!("{line}");
+        }
+        if listing.all_legal {
+            ExitCode::SUCCESS
+        } else {
+            eprintln!("error: the book holds a move that is illegal here");
+            ExitCode::FAILURE
+        }
+    }
+}
 
 /// What `tarpon book` found: the lines to print, and whether every book move was legal
 /// (an illegal one is listed, marked, and makes the command fail).

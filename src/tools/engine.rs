@@ -36,6 +36,39 @@ pub struct Settings {
     pub syzygy: Option<String>,
 }
 
+/// How long Tarpon searches a position (`play`, `analyse`, `epd`): the first limit reached
+/// ends the search; 1000 ms per move when none is given.
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Search depth in plies (default: no limit; 1000 ms a move when no limit is given)
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(i32).range(1..=200), help_heading = "Search")]
+    depth: Option<i32>,
+    /// Time per move in milliseconds (default: 1000 ms a move when no limit is given)
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Search")]
+    movetime: Option<u64>,
+    /// Nodes per move (default: no limit; 1000 ms a move when no limit is given)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Search")]
+    nodes: Option<u64>,
+    /// Hash table in MB
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536), help_heading = "Search")]
+    hash: u32,
+    /// Syzygy tablebase directories, separated by ':' (';' on Windows; default: none)
+    #[arg(long, value_name = "DIRS", help_heading = "Search")]
+    syzygy: Option<String>,
+}
+
+impl From<SearchArgs> for Settings {
+    fn from(args: SearchArgs) -> Settings {
+        Settings {
+            depth: args.depth,
+            movetime: args.movetime,
+            nodes: args.nodes,
+            hash_mb: args.hash as usize,
+            syzygy: args.syzygy,
+        }
+    }
+}
+
 impl Settings {
     /// The limits of one search; a fixed time per move when nothing was given, so that a
     /// bare command neither returns at once nor runs forever.

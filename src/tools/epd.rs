@@ -16,7 +16,7 @@
 //! order of the suite or on the number of threads (searches limited by time still vary
 //! from run to run, as timed searches do).
 
-use super::engine::{Analysis, Engine, Eval, Settings, parse_move_text, write_error};
+use super::engine::{Analysis, Engine, Eval, SearchArgs, Settings, parse_move_text, write_error};
 use crate::chess::notation::to_san;
 use crate::chess::{Board, Move, fen};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,6 +33,45 @@ pub struct Options {
     pub search: Settings,
     /// Positions searched at the same time.
     pub threads: usize,
+}
+
+/// `tarpon epd`'s arguments.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Each line: the four FEN fields, then operations such as bm Nf3; am Qxb7; dm 3; id \"name\";\n\
+Moves in SAN or UCI notation. Prints the failures with Tarpon's move and score (for White,\n\
+as analyse gives scores, whoever is to move), then 'Solved: <x>/<y> in <t> s'.\n\
+--threads N searches N positions at a time (each its own single-threaded search).\n\
+A line that cannot be read (a bad FEN, an illegal bm/am move) is named on standard error and\n\
+skipped; the others run. Exit status: 0 done, 1 error, 2 bad arguments, 3 lines skipped.\n\n\
+Examples:\n  tarpon epd wac.epd --movetime 1000\n  tarpon epd mates.epd --depth 8 --threads 2\n  \
+tarpon epd suite.epd --nodes 100000"
+)]
+pub struct EpdArgs {
+    /// The suite, one position per line
+    file: PathBuf,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Positions searched at the same time
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+}
+
+impl From<EpdArgs> for Options {
+    fn from(args: EpdArgs) -> Options {
+        Options {
+            file: args.file,
+            search: args.search.into(),
+            threads: args.threads.into(),
+        }
+    }
+}
+
+impl EpdArgs {
+    /// `tarpon epd`.
+    pub fn run(self) -> std::process::ExitCode {
+        super::exit_status_skipping(run(&self.into()).map(|report| report.skipped.len()))
+    }
 }
 
 /// One position of a suite with what Tarpon must find there.

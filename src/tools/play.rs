@@ -81,6 +81,75 @@ pub struct Options {
     pub style: Style,
 }
 
+/// `tarpon play`'s arguments.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Moves are typed in SAN (e4, Nf3, O-O, e8=Q) or UCI notation (e2e4); 'help' lists the\n\
+commands: undo, hint, eval, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
+Examples:\n  tarpon play\n  tarpon play --black --tc 5+3 --elo 1500\n  tarpon play --level 5\n  tarpon play --movetime 200 --save game.pgn\n  \
+tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
+)]
+pub struct PlayArgs {
+    /// Play the white pieces (the default)
+    #[arg(long, conflicts_with = "black")]
+    white: bool,
+    /// Play the black pieces
+    #[arg(long)]
+    black: bool,
+    /// Start from this position (a FEN, in quotes; default: the initial position)
+    #[arg(long, value_name = "FEN")]
+    fen: Option<String>,
+    /// Tarpon plays at this rating (800 to 2800), weaker than full strength (default: full strength)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(800..=2800), conflicts_with = "level")]
+    elo: Option<i32>,
+    /// Tarpon plays at this skill level (0 to 20; default: 20, full strength)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..=20))]
+    level: Option<i32>,
+    /// Clock for both sides: minutes+increment in seconds (5+3, 0.5+1, 10; default: no clock, Tarpon searches as the Search options say)
+    #[arg(long, value_name = "MIN+INC", value_parser = parse_time_control, conflicts_with = "movetime")]
+    tc: Option<TimeControl>,
+    #[command(flatten)]
+    search: engine::SearchArgs,
+    /// Keep the game as PGN in this file, written at the start and after every move (default: not saved)
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Draw the board with letters instead of chess figures
+    #[arg(long)]
+    ascii: bool,
+    /// No colours (the NO_COLOR environment variable does the same)
+    #[arg(long)]
+    no_color: bool,
+}
+
+impl From<PlayArgs> for Options {
+    fn from(args: PlayArgs) -> Options {
+        Options {
+            human: if args.black {
+                Color::Black
+            } else {
+                Color::White
+            },
+            fen: args.fen,
+            time_control: args.tc,
+            search: args.search.into(),
+            strength: match (args.elo, args.level) {
+                (Some(elo), _) => Some(Skill::from_elo(elo)),
+                (None, Some(level)) => Skill::from_level(level),
+                (None, None) => None,
+            },
+            save: args.save,
+            style: Style::detect(args.ascii, args.no_color),
+        }
+    }
+}
+
+impl PlayArgs {
+    /// `tarpon play`.
+    pub fn run(self) -> std::process::ExitCode {
+        super::exit_status(run_terminal(&self.into()))
+    }
+}
+
 /// Tarpon's side of the game: its engine and how long it may think. Settings of its
 /// strength belong here too (in `engine.options`).
 pub struct Opponent {

@@ -10,12 +10,12 @@
 //! however many moves deep (and a network the trainer wrote never wraps at all).
 //!
 //! Each perspective sees the pieces through its [`View`] (its king bucket and mirror half,
-//! `network.rs`): an update applies a move's changes through the view of the position,
+//! `format.rs`): an update applies a move's changes through the view of the position,
 //! which must be the parent's too; a king move that changes its side's view is handled
 //! by a refresh instead (`stack.rs`).
 
-use super::net::Net;
-use super::network::{HIDDEN, View};
+use super::format::{HIDDEN, View};
+use super::network::Net;
 use super::simd::{Kernels, Lanes};
 use crate::chess::{Board, Color, Move, MoveKind, Piece, PieceType, Square};
 

@@ -1,8 +1,9 @@
 //! NNUE: an efficiently updatable neural-network evaluation.
 //!
-//! - [`network`]: the architecture (king input buckets included), the quantisation and
-//!   the file format (the contract with the trainer).
-//! - [`net`]: a network laid out for evaluation; the embedded default and `EvalFile`.
+//! - [`format`](mod@format): the network file format, with the architecture (king input
+//!   buckets included) and the quantisation it encodes: the contract with the trainer.
+//! - [`network`]: the network the engine evaluates with, its weights laid out for the
+//!   kernels; the embedded default and `EvalFile`.
 //! - [`accumulator`]: the hidden layer's values of a position, and what a move changes.
 //! - [`stack`]: one accumulator per ply of the search's line, updated lazily, and the
 //!   refresh table for king moves that change a perspective's inputs.
@@ -14,16 +15,49 @@
 //! it also does under a strength limit (the limits were calibrated with it).
 
 pub mod accumulator;
-pub mod net;
+pub mod format;
 pub mod network;
 pub mod simd;
 pub mod stack;
 
 pub use accumulator::{Accumulator, Delta};
-pub use net::{EMBEDDED_NAME, LoadError, Net};
+pub use network::{EMBEDDED_NAME, LoadError, Net};
 pub use stack::AccumulatorStack;
 
-use crate::chess::Board;
+use crate::chess::{Board, Color};
+use crate::eval::fifty_move_scaled;
+use format::{OUTPUT_BUCKETS, output_bucket};
+use simd::Kernels;
+
+/// A position's evaluation: the network's output over the position's accumulator. It is
+/// here, above both, so that the network does not depend on the accumulators built from it.
+impl<const H: usize> Net<H> {
+    /// The evaluation of `board` for the side to move, given its up-to-date accumulator:
+    /// the output of the position's bucket, shrunk as the fifty-move counter runs up (the
+    /// network cannot see the counter; the hand-crafted evaluation shrinks the same way).
+    #[inline]
+    pub fn score(&self, acc: &Accumulator<H>, board: &Board, kernels: Kernels) -> i32 {
+        let bucket = output_bucket(board.occupied().count() as usize, OUTPUT_BUCKETS);
+        let side = board.side_to_move();
+        let (us, them) = (acc.perspective(side), acc.perspective(side.flip()));
+        fifty_move_scaled(self.output(us, them, bucket, kernels), board)
+    }
+
+    /// The score of `board` for the side to move, computed from scratch (no accumulator
+    /// stack): for `eval` and for checking the incremental path.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let acc = Accumulator::from_board(board, self);
+        self.score(&acc, board, Kernels::best())
+    }
+
+    /// [`Net::evaluate`] from White's point of view.
+    pub fn evaluate_white(&self, board: &Board) -> i32 {
+        match board.side_to_move() {
+            Color::White => self.evaluate(board),
+            Color::Black => -self.evaluate(board),
+        }
+    }
+}
 
 /// The text of the `eval` command (UCI and `tarpon eval`): the hand-crafted evaluation's
 /// table, then the network's score of the position from White's point of view, and last,

@@ -7,7 +7,7 @@
 //!   accumulator is its parent plus the weight columns of the features that appeared,
 //!   minus those that disappeared.
 //! - [`Kernels::output`]: `Σ clamp(a, 0, QA)² · w` over both perspectives, the integer
-//!   core of the output neuron (see `network.rs` for the formula around it).
+//!   core of the output neuron (see `format.rs` for the formula around it).
 //!
 //! Everything is integer arithmetic that wraps on overflow (`i16` accumulators, `i32`
 //! sums), in every version alike. Wrapping addition is associative and commutative, so
@@ -21,7 +21,7 @@
 //! products added into one `i32` lane). That needs `|a · w| ≤ 32767`, i.e. `|w| ≤ 128`.
 //! The trainer clips output weights to ±1.98 before quantising by `QB` = 64, so
 //! `|w| ≤ 127` and `|a · w| ≤ 32385`; the engine refuses a file with any output weight
-//! beyond ±[`MAX_OUTPUT_WEIGHT`] (`net.rs`), so the product never wraps. The `madd` pair
+//! beyond ±[`MAX_OUTPUT_WEIGHT`] (`network.rs`), so the product never wraps. The `madd` pair
 //! sum is at most `2 · 32640 · 255`, far inside an `i32`. Only the total over all 512
 //! neurons could pass the `i32` range, and only for a network with nearly every weight at
 //! its limit and every activation saturated, which training does not produce; the
@@ -44,7 +44,7 @@
 //! vector loads and stores through raw pointers, each bounds-checked by an assertion, and
 //! calls into functions compiled for a CPU feature, each behind that feature's detection.
 
-use super::network::{HIDDEN, QA};
+use super::format::{HIDDEN, QA};
 use std::sync::OnceLock;
 
 /// The largest output weight magnitude for which `a · w` fits in an `i16` for every
@@ -132,6 +132,8 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx2 => unsafe { avx2::update(dst, src, adds, subs) },
+            // SAFETY: likewise, an `Isa::Avx512` value exists only where the CPU reported
+            // AVX-512F and AVX-512BW, which is all `avx512::update` requires.
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx512 => unsafe { avx512::update(dst, src, adds, subs) },
@@ -155,6 +157,7 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx2 => unsafe { avx2::output(us, w_us, them, w_them) },
+            // SAFETY: as in `update`: the value proves the CPU has AVX-512F and AVX-512BW.
             #[cfg(target_arch = "x86_64")]
             #[allow(unused_unsafe)]
             Isa::Avx512 => unsafe { avx512::output(us, w_us, them, w_them) },

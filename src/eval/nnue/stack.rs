@@ -12,7 +12,7 @@
 //!
 //! # King buckets and the refresh table
 //!
-//! In a network with king buckets (or mirroring, `network.rs`), a king move can change
+//! In a network with king buckets (or mirroring, `format.rs`), a king move can change
 //! which inputs its own side's perspective uses: every piece's input changes, and an
 //! update would cost more than a recomputation. That perspective is then *refreshed*
 //! instead, and only it (the other side's view depends on its own king alone). A refresh
@@ -33,8 +33,8 @@
 //! ever changes and none of this runs.
 
 use super::accumulator::{Accumulator, Delta};
-use super::net::Net;
-use super::network::{HIDDEN, View};
+use super::format::{HIDDEN, View};
+use super::network::Net;
 use super::simd::{Kernels, Lanes};
 use crate::chess::{Bitboard, Board, Color, Move, PieceType, Square};
 

@@ -14,7 +14,7 @@
 //! | 24..32 | `u64` Adam steps done                       |
 //! | 32..36 | `u32` king input buckets                    |
 //! | 36..40 | `u32` flags: bit 0, mirrored; bit 1, factorised |
-//! | 40..104 | `u8` × 64: the king bucket map, as in the network file (`network.rs`) |
+//! | 40..104 | `u8` × 64: the king bucket map, as in the network file (`format.rs`) |
 //! | then   | `f32` parameters, Adam's `m`, Adam's `v`, each in the layout of [`super::model`] |
 //!
 //! Version 2 checkpoints (before king buckets) are the same without bytes 32..104, and
@@ -22,7 +22,7 @@
 
 use super::adam::Adam;
 use super::model::{Layout, Net};
-use crate::eval::nnue::network::{KingBuckets, OUTPUT_BUCKETS};
+use crate::eval::nnue::format::{KingBuckets, OUTPUT_BUCKETS};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"TARPCKPT";

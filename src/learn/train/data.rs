@@ -7,7 +7,7 @@
 //! 64 MB): decoding the inputs again at every visit costs a few dozen bit operations,
 //! nothing beside the network's thousands of additions.
 
-use crate::eval::nnue::network::KingBuckets;
+use crate::eval::nnue::format::KingBuckets;
 use crate::learn::tune::data::{self as format, RECORD_SIZE};
 use std::path::{Path, PathBuf};
 

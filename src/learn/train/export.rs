@@ -5,7 +5,7 @@
 
 use super::data::{Features, Record};
 use super::model::{Layout, Net, Scratch};
-use crate::eval::nnue::network::{KingBuckets, Network, QA, QB, SCALE, WEIGHT_CLIP, output_bucket};
+use crate::eval::nnue::format::{KingBuckets, Network, QA, QB, SCALE, WEIGHT_CLIP, output_bucket};
 
 /// `x · factor`, rounded to the nearest integer and saturated to `i16` (only the hidden
 /// biases are not clipped in training; a bias beyond ±128 would be a broken network).
@@ -181,7 +181,7 @@ mod tests {
     use super::*;
     use crate::chess::fen;
     use crate::chess::types::Color;
-    use crate::eval::nnue::network::{HIDDEN, INPUTS, KingBuckets, OUTPUT_BUCKETS, file_size};
+    use crate::eval::nnue::format::{HIDDEN, INPUTS, KingBuckets, OUTPUT_BUCKETS, file_size};
     use crate::learn::bulletformat::{self, GameResult};
     use crate::learn::train::data;
     use crate::learn::train::king_layouts;
@@ -363,7 +363,7 @@ mod tests {
         let kings = king_layouts::named("16").unwrap();
         let bucketed = shape(HIDDEN, OUTPUT_BUCKETS, kings);
         assert_eq!(bucketed.len(), file_size(HIDDEN, OUTPUT_BUCKETS, 16));
-        let header = crate::eval::nnue::network::Header::parse(&bucketed).unwrap();
+        let header = crate::eval::nnue::format::Header::parse(&bucketed).unwrap();
         assert_eq!(header.king_buckets, kings);
         assert!(crate::eval::nnue::Net::<HIDDEN>::from_bytes(&bucketed, "x").is_ok());
         let wide = shape(2 * HIDDEN, OUTPUT_BUCKETS, kings);

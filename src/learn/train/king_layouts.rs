@@ -1,5 +1,5 @@
 //! The king-bucket layouts `tarpon train --king-buckets` offers: which input bucket each
-//! square of a side's own king selects (see `eval::nnue::network` for what the buckets
+//! square of a side's own king selects (see `eval::nnue::format` for what the buckets
 //! do). Every layout but `none` is mirrored, so it is drawn on files a–d of the king's own
 //! half of the board, ranks counted from the king's side (rank 1 is its first rank); the
 //! files e–h mirror it (e is d, h is a).
@@ -17,7 +17,7 @@
 //! where a castled king and one still in the centre want different things of every other
 //! piece; an advanced king is an ending's, and shares a bucket or two.
 
-use crate::eval::nnue::network::KingBuckets;
+use crate::eval::nnue::format::KingBuckets;
 
 /// The layout names, for messages.
 pub const NAMES: &str = "none, 1, 4, 8, 16, 32";

@@ -23,6 +23,7 @@
 //! Adam's moments grow with the number of buckets.
 
 pub mod adam;
+pub mod args;
 pub mod batch;
 pub mod checkpoint;
 pub mod data;
@@ -31,7 +32,7 @@ pub mod king_layouts;
 pub mod model;
 pub mod rounding;
 
-use crate::eval::nnue::network::{HIDDEN, KingBuckets, Network, OUTPUT_BUCKETS, SCALE};
+use crate::eval::nnue::format::{HIDDEN, KingBuckets, Network, OUTPUT_BUCKETS, SCALE};
 use crate::rng::SplitMix64;
 use checkpoint::State;
 use data::{Filter, Record};
@@ -58,7 +59,7 @@ pub struct Options {
     /// [`fit_scale`]).
     pub scale: Option<f32>,
     pub hidden: usize,
-    /// Output buckets (1 to `network::OUTPUT_BUCKETS`; the engine reads only its own).
+    /// Output buckets (1 to `format::OUTPUT_BUCKETS`; the engine reads only its own).
     pub buckets: usize,
     pub threads: usize,
     pub seed: u64,
@@ -104,6 +105,15 @@ impl std::str::FromStr for Schedule {
                 "unknown learning-rate schedule {name:?} (step or cosine)"
             )),
         }
+    }
+}
+
+impl std::fmt::Display for Schedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Schedule::Step => "step",
+            Schedule::Cosine => "cosine",
+        })
     }
 }
 
@@ -496,7 +506,7 @@ const ENGINE_LANES: usize = 32;
 
 /// The inputs in words: `768`, or `768 x 4 king buckets (layout 4, mirrored)`.
 fn inputs_text(layout: &Layout) -> String {
-    let inputs = crate::eval::nnue::network::INPUTS;
+    let inputs = crate::eval::nnue::format::INPUTS;
     let kings = &layout.kings;
     if *kings == KingBuckets::NONE {
         inputs.to_string()

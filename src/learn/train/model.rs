@@ -1,10 +1,10 @@
 //! The network in floating point, as the trainer sees it: its parameters, the forward
 //! pass, the loss and its gradient.
 //!
-//! The shape is the engine's (see [`crate::eval::nnue::network`]) with a hidden size and
+//! The shape is the engine's (see [`crate::eval::nnue::format`]) with a hidden size and
 //! a number of output buckets chosen at run time. For one position, with `x_s` the
 //! active inputs of perspective `s` (`s = 0` the side to move, `s = 1` the other side)
-//! and `b` its output bucket (by the number of pieces, `network::output_bucket`):
+//! and `b` its output bucket (by the number of pieces, `format::output_bucket`):
 //!
 //! ```text
 //! a_s   = b1 + Σ_{f ∈ x_s} W1[f]             (HIDDEN values; W1[f] is input f's column)
@@ -27,7 +27,7 @@
 //! as flat arrays.
 
 use super::data::{self, Features, Record};
-use crate::eval::nnue::network::{KingBuckets, SCALE, WEIGHT_CLIP, output_bucket};
+use crate::eval::nnue::format::{KingBuckets, SCALE, WEIGHT_CLIP, output_bucket};
 use crate::rng::SplitMix64;
 use std::ops::Range;
 
@@ -35,7 +35,7 @@ use std::ops::Range;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub hidden: usize,
-    /// Output buckets: 1 to `network::OUTPUT_BUCKETS`.
+    /// Output buckets: 1 to `format::OUTPUT_BUCKETS`.
     pub buckets: usize,
     /// The king input buckets: 768 inputs per bucket ([`KingBuckets::NONE`]: 768 in all).
     pub kings: KingBuckets,
@@ -404,7 +404,7 @@ impl Objective {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::OUTPUT_BUCKETS;
+    use crate::eval::nnue::format::OUTPUT_BUCKETS;
     use crate::learn::bulletformat::{self, GameResult};
     use crate::learn::train::king_layouts;
     use crate::learn::tune::model::tests::random_positions;

@@ -25,7 +25,7 @@
 use super::data::{Features, Record};
 use super::export::{accumulator, quantise_bias};
 use super::model::{Net, Scratch};
-use crate::eval::nnue::network::{Network, QA, QB};
+use crate::eval::nnue::format::{Network, QA, QB};
 
 /// The training positions the trainer passes (spread over the data): enough that the
 /// rarer buckets get thousands (on the 5.56M training positions of network `4a58e8a`, 4,865 of
@@ -150,7 +150,7 @@ fn activations(net: &Network, features: &Features) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::nnue::network::OUTPUT_BUCKETS;
+    use crate::eval::nnue::format::OUTPUT_BUCKETS;
     use crate::learn::train::Options;
     use crate::learn::train::export::{quantise, rounding_error};
     use crate::learn::train::tests::{material_records, trained};

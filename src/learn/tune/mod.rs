@@ -13,6 +13,7 @@
 //! derivative of the danger curve). The endgame scale factors are not weights (see
 //! `eval/endgame.rs`): the tuner keeps each position's recorded factor.
 
+pub mod args;
 pub mod data;
 pub mod model;
 pub mod write;

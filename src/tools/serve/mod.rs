@@ -37,6 +37,44 @@ pub struct Options {
     pub open: bool,
 }
 
+/// `tarpon serve`'s arguments.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Prints the address to open, e.g. http://127.0.0.1:8080/; Ctrl-C stops it.\n\
+The page plays against Tarpon (clocks or time per move, strength levels), analyses positions\n\
+and games, and saves games as PGN. Its JSON API is documented in docs/serve.md.\n\n\
+Examples:\n  tarpon serve\n  tarpon serve --port 9000 --open\n  tarpon serve --port 0            (any free port)\n  \
+tarpon serve --host 0.0.0.0     (reachable from the network: be careful)"
+)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port, printed at start)
+    #[arg(long, value_name = "N", default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on; anything but a loopback address lets others reach it
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Open the page in the system's browser
+    #[arg(long)]
+    open: bool,
+}
+
+impl From<ServeArgs> for Options {
+    fn from(args: ServeArgs) -> Options {
+        Options {
+            host: args.host,
+            port: args.port,
+            open: args.open,
+        }
+    }
+}
+
+impl ServeArgs {
+    /// `tarpon serve`.
+    pub fn run(self) -> std::process::ExitCode {
+        super::exit_status(run(&self.into()))
+    }
+}
+
 /// A started server: its address, and the threads that answer until the program ends.
 pub struct Running {
     pub url: String,
