@@ -1,7 +1,7 @@
 //! `tarpon serve`'s page in a real headless Chromium (Debian's `chromium` and
 //! `chromium-driver`, driven over WebDriver from Rust: see `common/webdriver.rs`). A person's
 //! path through the app: the page loads, a move made by clicking squares is answered by
-//! Tarpon, an illegal move is refused with the server's message, a piece is dragged, the
+//! Tarpon, a click on a square the piece cannot reach puts it down again, a piece is dragged, the
 //! game is finished and saved as PGN; then a game is analysed (lines, the bar, walking
 //! through the moves, the evaluation graph with the mistakes marked), a pawn promotes
 //! through the chooser, and the page fits a phone.
@@ -147,14 +147,13 @@ fn the_page_plays_and_analyses_in_a_real_browser() {
         "the last move is marked"
     );
 
-    // An illegal move is refused, with the server's reason, and the game is unchanged.
+    // A square the piece cannot go to puts it down again: nothing is sent, no error.
     browser.click(&square("g1"));
     browser.click(&square("g4"));
-    let message = browser.wait_for(
-        "the refusal",
-        "const m = document.getElementById('message'); return !m.hidden && m.textContent",
+    assert_eq!(
+        browser.script("return document.getElementById('message').hidden"),
+        true
     );
-    assert!(message.as_str().unwrap().contains("not legal"), "{message}");
     assert_eq!(browser.script(MOVE_COUNT), 2);
 
     // A move by dragging a piece.
@@ -525,4 +524,74 @@ fn the_evaluation_bar_shows_the_whole_number() {
         "{shown}"
     );
     browser.click("#analyse-toggle");
+}
+
+/// Skips a browser test where Chromium is missing (fails instead under TARPON_NO_SKIP=1).
+macro_rules! needs_browser {
+    ($name:expr) => {
+        if !webdriver::available() {
+            return common::skip(
+                $name,
+                "Chromium and chromedriver (apt-get install chromium chromium-driver)",
+            )
+            .unwrap_or(());
+        }
+    };
+}
+
+/// Starts the server and a browser on the page, with a new game and the person to move.
+fn open_play(name: &str, size: (u32, u32)) -> (TestServer, Browser) {
+    let server = TestServer::start(&[]);
+    let dir = common::temp_dir(name);
+    let browser = Browser::start(&dir, size.0, size.1);
+    browser.goto(&server.url);
+    browser.wait_for(
+        "the board",
+        "return document.querySelectorAll('#board .square img').length === 32 && \
+         document.getElementById('status').textContent === 'Your move'",
+    );
+    (server, browser)
+}
+
+/// Counts the page's requests whose path contains `part` (in `window.sent[part]`).
+fn count_requests(browser: &Browser, part: &str) {
+    browser.script(&format!(
+        "window.sent = window.sent || {{}}; window.sent[{part:?}] = 0; \
+         if (!window.countingFetch) {{ const f = window.fetch; window.countingFetch = true; \
+           window.fetch = (u, o) => {{ for (const k in window.sent) if (String(u).includes(k)) window.sent[k]++; return f(u, o); }}; }}"
+    ));
+}
+
+/// A click or a drop on a square that is no legal target sends nothing and shows no
+/// error: the piece is put down again where it was.
+#[test]
+fn a_square_that_is_no_legal_target_sends_nothing() {
+    needs_browser!("a_square_that_is_no_legal_target_sends_nothing");
+    let (_server, browser) = open_play("serve-browser-no-target", DESKTOP);
+    count_requests(&browser, "/move");
+    let look = "return { sent: window.sent['/move'], message: document.getElementById('message').hidden, \
+                selected: document.querySelectorAll('#board .selected').length, \
+                moves: document.querySelectorAll('#moves button').length, \
+                knight: document.querySelector(\"#board [data-square='g1']\").dataset.piece, \
+                faded: [...document.querySelectorAll('#board img')].filter(i => i.style.opacity).length }";
+    browser.click(&square("g1"));
+    browser.click(&square("g4"));
+    std::thread::sleep(Duration::from_millis(300));
+    let seen = browser.script(look);
+    assert_eq!(
+        seen,
+        serde_json::json!({"sent": 0, "message": true, "selected": 0, "moves": 0, "knight": "wN", "faded": 0}),
+        "after a click on g4"
+    );
+    browser.drag(&square("g1"), &square("g5"));
+    std::thread::sleep(Duration::from_millis(300));
+    let seen = browser.script(look);
+    assert_eq!(
+        seen,
+        serde_json::json!({"sent": 0, "message": true, "selected": 0, "moves": 0, "knight": "wN", "faded": 0}),
+        "after a drop on g5"
+    );
+    // A legal move still goes.
+    browser.drag(&square("g1"), &square("f3"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to Nf3");
 }

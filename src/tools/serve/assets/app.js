@@ -335,8 +335,9 @@ function chooseSquare(name) {
       state.selected = name;
       return render();
     }
-    // Not legal: the server says why, and the page shows it.
-    return sendMove(from + name);
+    // No legal move goes there: the piece is put down where it was, and nothing is sent.
+    state.selected = null;
+    return render();
   }
   state.selected = from === name ? null : legal.some((m) => m.from === name) ? name : null;
   render();
