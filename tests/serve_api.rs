@@ -424,6 +424,63 @@ fn a_review_marks_the_mistakes_as_tarpon_analyse_does() {
     assert_eq!(review["summary"]["white"]["blunders"], 1);
 }
 
+/// A game against Tarpon that has ended stays ended: no takeback after a resignation, a
+/// mate or a loss on time.
+#[test]
+fn a_finished_game_cannot_be_taken_back() {
+    let server = TestServer::start(&[]);
+    let game = new_game(&server, &format!(r#"{{"color":"white",{QUICK_MOVE}}}"#));
+    let game_id = id(&game);
+    play(&server, game_id, "e4");
+    tarpon_replies(&server, game_id);
+    let resigned = post(server.addr, &format!("/api/games/{game_id}/resign"), "");
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let refused = post(server.addr, &format!("/api/games/{game_id}/takeback"), "");
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused.error().contains("over"), "{}", refused.body);
+    let after = state(&server, game_id);
+    assert_eq!(
+        (after["status"].as_str(), after["ply"].as_u64()),
+        (Some("over"), Some(2))
+    );
+
+    // Mated.
+    let mated = new_game(
+        &server,
+        r#"{"mode":"play","color":"white","pgn":"1. f3 e5 2. g4 Qh4# 0-1"}"#,
+    );
+    assert_eq!(mated["status"], "over");
+    let refused = post(
+        server.addr,
+        &format!("/api/games/{}/takeback", id(&mated)),
+        "",
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+
+    // Lost on time: a clock of a tenth of a second runs out before the takeback.
+    let timed = new_game(
+        &server,
+        r#"{"mode":"play","color":"white","clock":{"minutes":0.002,"increment":0}}"#,
+    );
+    let timed_id = id(&timed);
+    play(&server, timed_id, "e4");
+    std::thread::sleep(Duration::from_millis(300));
+    let refused = post(server.addr, &format!("/api/games/{timed_id}/takeback"), "");
+    assert_eq!(refused.status, 409, "{}", refused.body);
+
+    // An analysis board that ended in mate still takes its moves back.
+    let board = new_game(
+        &server,
+        r#"{"mode":"analysis","pgn":"1. f3 e5 2. g4 Qh4# 0-1"}"#,
+    );
+    let back = post(
+        server.addr,
+        &format!("/api/games/{}/takeback", id(&board)),
+        "",
+    );
+    assert_eq!(back.status, 200, "{}", back.body);
+}
+
 #[test]
 fn many_clients_at_once() {
     let server = TestServer::start(&[]);

@@ -184,8 +184,9 @@ fn the_page_plays_and_analyses_in_a_real_browser() {
     );
     browser.click("#flip");
 
-    // Finish the game (resign) and save it as PGN.
+    // Finish the game (resign, and yes) and save it as PGN.
     browser.click("#resign");
+    browser.click("#resign-yes");
     let status = browser.wait_for(
         "the end of the game",
         "const s = document.getElementById('status').textContent; return s.includes('0-1') && s",
@@ -594,4 +595,84 @@ fn a_square_that_is_no_legal_target_sends_nothing() {
     // A legal move still goes.
     browser.drag(&square("g1"), &square("f3"));
     wait_for_moves(&browser, 2, "Tarpon's answer to Nf3");
+}
+
+/// Resigning asks first; a resigned or lost-on-time game cannot be taken back; a new game
+/// does not abandon a running one without asking.
+#[test]
+fn resigning_and_new_games_ask_and_finished_games_stay_finished() {
+    needs_browser!("resigning_and_new_games_ask_and_finished_games_stay_finished");
+    let (_server, browser) = open_play("serve-browser-safety", DESKTOP);
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. e4");
+
+    // New game: asked, and "No" keeps the game.
+    browser.click("#new-game-button");
+    browser.wait_for(
+        "the question before a new game",
+        "const q = document.getElementById('new-game-confirm'); return q && !q.hidden",
+    );
+    assert_eq!(browser.script(MOVE_COUNT), 2);
+    browser.click("#new-game-no");
+    assert_eq!(browser.script(MOVE_COUNT), 2);
+    assert_eq!(
+        browser.script("return document.getElementById('new-game-confirm').hidden"),
+        true
+    );
+
+    // Resign: asked, "No" plays on, "Yes" resigns.
+    browser.click("#resign");
+    browser.wait_for(
+        "the question before resigning",
+        "const q = document.getElementById('resign-confirm'); return q && !q.hidden",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('status').textContent"),
+        "Your move"
+    );
+    browser.click("#resign-no");
+    assert_eq!(
+        browser.script("return document.getElementById('status').textContent"),
+        "Your move"
+    );
+    browser.click("#resign");
+    browser.click("#resign-yes");
+    browser.wait_for(
+        "the resignation",
+        "return document.getElementById('status').textContent.includes('resigns')",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('takeback').disabled"),
+        true,
+        "takeback after resigning"
+    );
+    // A finished game is replaced without a question.
+    browser.click("#new-game-button");
+    wait_for_moves(&browser, 0, "the new game");
+
+    // Lost on time: no takeback either.
+    browser.script(
+        "api('POST', 'games', { mode: 'play', color: 'white', clock: { minutes: 0.05, increment: 0 } }) \
+         .then((data) => setGame('play', data))",
+    );
+    browser.wait_for(
+        "the game on a 3 s clock",
+        "return document.querySelector('#player-bottom .clock').textContent !== ''",
+    );
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    browser.wait_for(
+        "the loss on time",
+        "return document.getElementById('status').textContent.includes('time')",
+    );
+    assert!(
+        browser.script(MOVE_COUNT).as_u64().unwrap() >= 1,
+        "the game has moves to take back"
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('takeback').disabled"),
+        true,
+        "takeback after a loss on time"
+    );
 }

@@ -226,9 +226,20 @@ impl Game {
         Ok(())
     }
 
-    /// Takes back: in a game against Tarpon, up to and including the person's last move;
-    /// on an analysis board, one move.
+    /// Takes back: in a game against Tarpon that goes on, up to and including the
+    /// person's last move; on an analysis board, one move.
     pub fn take_back(&mut self) -> Result<(), ApiError> {
+        self.judge_flag();
+        // A game against Tarpon that ended (resigned, mated, lost on time, drawn) stays
+        // ended: taking a move back would revive it.
+        if self.mode == Mode::Play
+            && let Some(ending) = &self.ending
+        {
+            return Err(ApiError::conflict(&format!(
+                "The game is over ({}): it cannot be taken back",
+                ending.reason
+            )));
+        }
         if self
             .ending
             .as_ref()
@@ -581,6 +592,20 @@ mod tests {
         game.take_back().unwrap();
         assert_eq!(game.position().plies_played(), 0);
         assert!(game.take_back().is_err());
+    }
+
+    #[test]
+    fn a_finished_game_cannot_be_taken_back() {
+        let mut game = Game::new(1, setup(Mode::Play, START_FEN));
+        game.human_move("e4", None).unwrap();
+        let v = game.version;
+        let reply = read_move(game.position(), "e5").unwrap();
+        game.tarpon_move(reply, v).unwrap();
+        game.resign().unwrap();
+        let refused = game.take_back().unwrap_err();
+        assert_eq!(refused.status, 409);
+        assert!(game.is_over());
+        assert_eq!(game.position().plies_played(), 2);
     }
 
     #[test]

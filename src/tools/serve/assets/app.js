@@ -117,7 +117,23 @@ function setGame(mode, data, keepView) {
   }
 }
 
+// Whether the game against Tarpon is under way: a new game would leave it.
+function gameInProgress() {
+  const g = state.games.play;
+  return Boolean(g && g.status === "playing" && g.ply > 0);
+}
+
+// The "New game" button: asks first when a game is under way.
+async function askNewPlayGame() {
+  if (gameInProgress()) {
+    $("new-game-confirm").hidden = false;
+    return;
+  }
+  await newPlayGame();
+}
+
 async function newPlayGame() {
+  $("new-game-confirm").hidden = true;
   const body = { mode: "play", color: $("color").value };
   const [kind, value] = $("time").value.split(":");
   if (kind === "move") {
@@ -865,7 +881,10 @@ function render() {
   $("evalbar").classList.toggle("flipped", state.flipped);
   const playing = g && g.mode === "play" && g.status === "playing";
   $("resign").disabled = !playing || state.busy;
-  $("takeback").disabled = !g || g.mode !== "play" || state.busy || g.ply === 0;
+  // A finished game stays finished: the server refuses its takeback too.
+  $("takeback").disabled = !playing || state.busy || g.ply === 0;
+  if (!playing) $("resign-confirm").hidden = true;
+  $("resign").hidden = !$("resign-confirm").hidden;
   $("first").disabled = $("back").disabled = !g || state.view === 0;
   $("forward").disabled = $("last").disabled = !g || state.view === g.ply;
 }
@@ -913,14 +932,30 @@ function init() {
   window.addEventListener("keydown", onKey);
   $("tab-play").addEventListener("click", guarded(() => setMode("play")));
   $("tab-analyse").addEventListener("click", guarded(() => setMode("analysis")));
-  $("new-game").addEventListener("submit", guarded(newPlayGame));
+  $("new-game").addEventListener("submit", guarded(askNewPlayGame));
+  $("new-game-yes").addEventListener("click", guarded(newPlayGame));
+  $("new-game-no").addEventListener("click", () => {
+    $("new-game-confirm").hidden = true;
+  });
   $("takeback").addEventListener(
     "click",
     guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/takeback`))),
   );
-  $("resign").addEventListener(
+  // Resigning asks first, in the page: "Resign? Yes / No".
+  $("resign").addEventListener("click", () => {
+    $("resign-confirm").hidden = false;
+    render();
+  });
+  $("resign-no").addEventListener("click", () => {
+    $("resign-confirm").hidden = true;
+    render();
+  });
+  $("resign-yes").addEventListener(
     "click",
-    guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/resign`))),
+    guarded(async () => {
+      $("resign-confirm").hidden = true;
+      setGame("play", await api("POST", `games/${state.games.play.id}/resign`));
+    }),
   );
   $("analyse-game").addEventListener("click", guarded(analysePlayedGame));
   $("fen-form").addEventListener("submit", guarded(() => newAnalysisGame({ fen: $("fen-input").value.trim() })));
