@@ -481,6 +481,29 @@ fn a_finished_game_cannot_be_taken_back() {
     assert_eq!(back.status, 200, "{}", back.body);
 }
 
+/// A game set up again where it was (the page reloaded after the server lost it): its
+/// moves from PGN and each side's time left.
+#[test]
+fn a_game_is_set_up_again_with_its_clocks() {
+    let server = TestServer::start(&[]);
+    let game = new_game(
+        &server,
+        r#"{"mode":"play","color":"white","pgn":"1. e4 e5","clock":{"minutes":5,"increment":3,"white_ms":61000,"black_ms":120500}}"#,
+    );
+    assert_eq!(game["ply"], 2);
+    assert_eq!(game["clock"]["black_ms"], 120500);
+    let white = game["clock"]["white_ms"].as_u64().unwrap();
+    assert!((60000..=61000).contains(&white), "{white}");
+    assert_eq!(game["clock"]["base_ms"], 300000);
+    for bad in [
+        r#"{"clock":{"minutes":5,"increment":0,"white_ms":1000}}"#,
+        r#"{"clock":{"minutes":5,"increment":0,"white_ms":1000,"black_ms":99999999999}}"#,
+    ] {
+        let reply = post(server.addr, "/api/games", bad);
+        assert_eq!(reply.status, 400, "{bad}: {}", reply.body);
+    }
+}
+
 #[test]
 fn many_clients_at_once() {
     let server = TestServer::start(&[]);

@@ -676,3 +676,48 @@ fn resigning_and_new_games_ask_and_finished_games_stay_finished() {
         "takeback after a loss on time"
     );
 }
+
+/// A reload keeps the game: the server's game is opened again, or, when the server has
+/// it no longer, the game is set up again from what the page kept.
+#[test]
+fn a_reload_keeps_the_game_in_progress() {
+    needs_browser!("a_reload_keeps_the_game_in_progress");
+    let (server, browser) = open_play("serve-browser-reload", DESKTOP);
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. e4");
+    let id = browser.script("return state.games.play.id");
+    browser.goto(&server.url);
+    wait_for_moves(&browser, 2, "the game after the reload");
+    assert_eq!(browser.script("return state.games.play.id"), id);
+
+    // The server drops the game: the page sets it up again from its moves.
+    browser.script(&format!("fetch('/api/games/{id}', {{ method: 'DELETE' }})"));
+    std::thread::sleep(Duration::from_millis(300));
+    browser.goto(&server.url);
+    wait_for_moves(&browser, 2, "the game set up again after the reload");
+    assert_ne!(browser.script("return state.games.play.id"), id);
+    assert_eq!(
+        browser.script("return document.querySelector('#moves button').textContent"),
+        "e4"
+    );
+
+    // The analysis board and the tab are kept too.
+    browser.click("#tab-analyse");
+    browser.wait_for(
+        "the analysis board",
+        "return !document.getElementById('analyse-panel').hidden && state.games.analysis",
+    );
+    browser.type_into("#pgn-input", TRAP_PGN);
+    browser.click("#pgn-button");
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+    browser.goto(&server.url);
+    browser.wait_for(
+        "the analysis board after the reload",
+        "return !document.getElementById('analyse-panel').hidden && \
+         document.querySelectorAll('#moves button').length === 14",
+    );
+}

@@ -246,6 +246,10 @@ struct PositionRequest {
 struct ClockRequest {
     minutes: f64,
     increment: f64,
+    /// The time each side has left, for a game set up again where it was (a page
+    /// reloaded after the server lost the game); both start at `minutes` if not given.
+    white_ms: Option<u64>,
+    black_ms: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -298,6 +302,10 @@ fn validate_new_game(request: NewGameRequest) -> Result<Setup, ApiError> {
         (None, Some(text)) => read_pgn(&text)?,
         (None, None) => (*Position::startpos().board(), Vec::new(), Vec::new()),
     };
+    let clock_left = match &request.clock {
+        Some(clock) => read_clock_left(clock)?,
+        None => None,
+    };
     let time_control = request.clock.map(read_clock).transpose()?;
     if time_control.is_some() && request.movetime_ms.is_some() {
         return Err(ApiError::bad_request(
@@ -335,6 +343,7 @@ fn validate_new_game(request: NewGameRequest) -> Result<Setup, ApiError> {
         moves,
         tags,
         time_control,
+        clock_left,
         movetime_ms,
         strength,
     })
@@ -376,6 +385,24 @@ fn read_pgn(text: &str) -> Result<Start, ApiError> {
     tags.retain(|(name, _)| name != "Result");
     tags.push(("Result".to_string(), game.result.clone()));
     Ok((game.start, game.moves.iter().map(|m| m.mv).collect(), tags))
+}
+
+/// The times left of a clock set up again: both or neither, each within the longest clock.
+fn read_clock_left(clock: &ClockRequest) -> Result<Option<[Duration; 2]>, ApiError> {
+    let most = (MAX_CLOCK_MINUTES * 60_000.0) as u64;
+    match (clock.white_ms, clock.black_ms) {
+        (None, None) => Ok(None),
+        (Some(white), Some(black)) if white <= most && black <= most => Ok(Some([
+            Duration::from_millis(white),
+            Duration::from_millis(black),
+        ])),
+        (Some(_), Some(_)) => Err(ApiError::bad_request(&format!(
+            "white_ms and black_ms are at most {most}"
+        ))),
+        _ => Err(ApiError::bad_request(
+            "Give both white_ms and black_ms, or neither",
+        )),
+    }
 }
 
 fn read_clock(clock: ClockRequest) -> Result<TimeControl, ApiError> {

@@ -41,6 +41,8 @@ pub struct Setup {
     /// Tags of a game read from PGN, kept for the PGN written back.
     pub tags: Vec<(String, String)>,
     pub time_control: Option<TimeControl>,
+    /// White's and Black's time left, where not the clock's base (a game set up again).
+    pub clock_left: Option<[Duration; 2]>,
     pub movetime_ms: u64,
     pub strength: Option<Skill>,
 }
@@ -82,7 +84,7 @@ impl Game {
             ending: None,
             clock: setup.time_control.map(|control| Clock {
                 control,
-                remaining: [control.base; 2],
+                remaining: setup.clock_left.unwrap_or([control.base; 2]),
             }),
             turn_started: Instant::now(),
             movetime_ms: setup.movetime_ms,
@@ -576,6 +578,7 @@ mod tests {
             moves: Vec::new(),
             tags: Vec::new(),
             time_control: None,
+            clock_left: None,
             movetime_ms: DEFAULT_MOVETIME_MS,
             strength: None,
         }

@@ -22,8 +22,8 @@ const $ = (id) => document.getElementById(id);
 const state = {
   mode: "play",
   games: { play: null, analysis: null },
-  view: 0, // the ply shown
-  flipped: false,
+  views: { play: 0, analysis: 0 }, // the ply shown, on each tab
+  orientations: { play: false, analysis: false }, // whether Black is at the bottom
   selected: null, // a square name
   legalCache: new Map(), // FEN -> legal moves, for earlier positions
   busy: false, // a move or Tarpon's reply is on its way
@@ -37,6 +37,20 @@ const state = {
   reviewController: null,
   drag: null,
 };
+
+// The ply shown and the orientation are those of the tab shown.
+Object.defineProperty(state, "view", {
+  get: () => state.views[state.mode],
+  set: (ply) => {
+    state.views[state.mode] = ply;
+  },
+});
+Object.defineProperty(state, "flipped", {
+  get: () => state.orientations[state.mode],
+  set: (flipped) => {
+    state.orientations[state.mode] = flipped;
+  },
+});
 
 function game() {
   return state.games[state.mode];
@@ -104,6 +118,8 @@ function showMessage(text, kind) {
 function setGame(mode, data, keepView) {
   const old = state.games[mode];
   state.games[mode] = data;
+  // Each game is shown as it starts: a new one does not keep the last one's orientation.
+  if (!old || old.id !== data.id) state.orientations[mode] = data.human === "black";
   if (mode === "analysis" && (!old || old.id !== data.id)) state.review = null;
   if (mode === "analysis" && old && old.id === data.id && old.pgn !== data.pgn) {
     state.review = null;
@@ -115,8 +131,103 @@ function setGame(mode, data, keepView) {
     state.selected = null;
     render();
   }
+  saveState();
 }
 
+// --- Keeping the games over a reload ------------------------------------------------------
+
+// The page keeps, in the browser's storage, each game's number on the server and enough to
+// set it up again (its PGN, the person's colour, the clocks), the tab shown, the ply shown
+// and the boards' orientations. A reload opens the server's games again, or, where the
+// server has dropped them (restarted, or made room), sets them up anew from what was kept.
+const STORAGE_KEY = "tarpon-games";
+
+function keptGame(g) {
+  if (!g) return null;
+  return {
+    id: g.id,
+    mode: g.mode,
+    pgn: g.pgn,
+    human: g.human,
+    status: g.status,
+    clock: g.clock,
+    movetime_ms: g.movetime_ms,
+    elo: g.elo,
+  };
+}
+
+function saveState() {
+  try {
+    const kept = {
+      mode: state.mode,
+      play: keptGame(state.games.play),
+      analysis: keptGame(state.games.analysis),
+      views: state.views,
+      orientations: state.orientations,
+    };
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(kept));
+  } catch {
+    // No storage (a private window may refuse it): a reload starts afresh.
+  }
+}
+
+function loadKept() {
+  try {
+    return JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+// The server's game `kept.id`, or a new one set up from what was kept; null if neither.
+async function reopen(kept) {
+  if (!kept) return null;
+  try {
+    return await api("GET", `games/${kept.id}`);
+  } catch {
+    // Dropped by the server: set up again below.
+  }
+  if (kept.mode === "analysis") {
+    return api("POST", "games", { mode: "analysis", pgn: kept.pgn }).catch(() => null);
+  }
+  if (kept.status !== "playing") return null;
+  const body = { mode: "play", color: kept.human, pgn: kept.pgn };
+  if (kept.clock) {
+    // The clocks as last seen: the running one's time while the page was away is not
+    // known, so that side gets the time it had.
+    body.clock = {
+      minutes: kept.clock.base_ms / 60000,
+      increment: kept.clock.increment_ms / 1000,
+      white_ms: Math.round(kept.clock.white_ms),
+      black_ms: Math.round(kept.clock.black_ms),
+    };
+  } else {
+    body.movetime_ms = kept.movetime_ms;
+  }
+  if (kept.elo) body.elo = kept.elo;
+  return api("POST", "games", body).catch(() => null);
+}
+
+// On load: the kept games, tab, plies shown and orientations, or a new game.
+async function restore() {
+  const kept = loadKept();
+  if (!kept) return newPlayGame();
+  const [play, analysis] = await Promise.all([reopen(kept.play), reopen(kept.analysis)]);
+  const views = kept.views || {};
+  const orientations = kept.orientations || {};
+  for (const [mode, g] of [["play", play], ["analysis", analysis]]) {
+    if (!g) continue;
+    state.games[mode] = g;
+    state.views[mode] = Math.min(g.ply, Number.isInteger(views[mode]) ? views[mode] : g.ply);
+    state.orientations[mode] = Boolean(orientations[mode]);
+  }
+  if (play) state.views.play = play.ply;
+  if (kept.mode === "analysis" && analysis) await setMode("analysis");
+  if (!play) return newPlayGame();
+  render();
+  saveState();
+  if (state.mode === "play") await tarponMovesIfItsTurn();
+}
 // Whether the game against Tarpon is under way: a new game would leave it.
 function gameInProgress() {
   const g = state.games.play;
@@ -148,7 +259,6 @@ async function newPlayGame() {
   const previous = state.games.play;
   const data = await api("POST", "games", body);
   if (previous) api("DELETE", `games/${previous.id}`).catch(() => {});
-  state.flipped = data.human === "black";
   setGame("play", data);
   showMessage("");
   await tarponMovesIfItsTurn();
@@ -168,11 +278,29 @@ function tarponToMove(g) {
   return g && g.mode === "play" && g.status === "playing" && g.turn !== g.human;
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function tarponMovesIfItsTurn() {
-  const g = state.games.play;
+  let g = state.games.play;
   if (!tarponToMove(g)) return;
   state.busy = true;
   render();
+  // Already thinking (asked before the page was reloaded): its move is awaited, not asked
+  // for again, which would cut its thinking short.
+  while (g.searching && tarponToMove(g)) {
+    await sleep(300);
+    try {
+      g = await api("GET", `games/${g.id}`);
+    } catch {
+      break;
+    }
+    if (state.games.play && state.games.play.id !== g.id) return;
+  }
+  if (!tarponToMove(g)) {
+    state.busy = false;
+    setGame("play", g);
+    return;
+  }
   try {
     const data = await api("POST", `games/${g.id}/reply`);
     state.busy = false;
@@ -821,6 +949,7 @@ function goTo(ply) {
   if (clamped === state.view) return;
   state.view = clamped;
   state.selected = null;
+  saveState();
   $("promotion").hidden = true;
   render();
   restartAnalysis();
@@ -840,8 +969,9 @@ async function setMode(mode) {
     await newAnalysisGame({});
   }
   const g = game();
-  if (g) state.view = g.ply;
+  if (g) state.view = Math.min(state.view, g.ply);
   render();
+  saveState();
   restartAnalysis();
 }
 
@@ -909,6 +1039,7 @@ function onKey(event) {
 function flip() {
   state.flipped = !state.flipped;
   render();
+  saveState();
 }
 
 // Runs an action of a button or form, showing any error it ends with.
@@ -978,7 +1109,7 @@ function init() {
   $("last").addEventListener("click", () => goTo(game() ? game().ply : 0));
   $("flip").addEventListener("click", flip);
   setInterval(tick, CLOCK_TICK_MS);
-  guarded(newPlayGame)();
+  guarded(restore)();
 }
 
 document.addEventListener("DOMContentLoaded", init);
