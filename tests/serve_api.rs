@@ -390,6 +390,37 @@ fn analysis_stops_when_the_page_goes_away() {
     assert!(refused.refusal.unwrap().error().contains("no legal move"));
 }
 
+/// An analysis may run for half an hour (a page open for deep analysis), not more; one
+/// that reaches its time says so.
+#[test]
+fn analysis_runs_up_to_half_an_hour_and_says_when_its_time_is_up() {
+    let server = TestServer::start(&[]);
+    let game = new_game(&server, r#"{"mode":"analysis"}"#);
+    let id = id(&game);
+    let refused = Events::open(
+        server.addr,
+        &format!("/api/games/{id}/analysis?seconds=1801"),
+    );
+    assert_eq!(refused.status, 400);
+    let mut long = Events::open(
+        server.addr,
+        &format!("/api/games/{id}/analysis?seconds=1800"),
+    );
+    assert_eq!(long.status, 200);
+    long.next().expect("an info event of the long analysis");
+    drop(long);
+    let mut short = Events::open(server.addr, &format!("/api/games/{id}/analysis?seconds=1"));
+    let done = loop {
+        match short.next() {
+            Some((name, data)) if name == "done" => break data,
+            Some(_) => {}
+            None => panic!("the stream ended without 'done'"),
+        }
+    };
+    assert_eq!(done["stopped"], false, "{done}");
+    assert_eq!(done["limit"], true, "{done}");
+}
+
 #[test]
 fn a_review_marks_the_mistakes_as_tarpon_analyse_does() {
     let server = TestServer::start(&[]);

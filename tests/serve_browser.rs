@@ -721,3 +721,42 @@ fn a_reload_keeps_the_game_in_progress() {
          document.querySelectorAll('#moves button').length === 14",
     );
 }
+
+/// Live analysis runs as long as asked (the page's limit is long, and when it is reached
+/// the button says so), and the server takes the long limit.
+#[test]
+fn the_analysis_button_follows_the_end_of_the_search() {
+    needs_browser!("the_analysis_button_follows_the_end_of_the_search");
+    let (_server, browser) = open_analysis("serve-browser-limit", DESKTOP);
+    assert!(
+        browser
+            .script("return state.analysisSeconds")
+            .as_u64()
+            .unwrap_or(0)
+            >= 1800,
+        "the page asks for a long analysis"
+    );
+    browser.script("state.analysisSeconds = 1");
+    browser.click("#analyse-toggle");
+    browser.wait_for(
+        "the analysis to run",
+        "return document.getElementById('analyse-toggle').textContent === 'Stop' && \
+         document.querySelectorAll('#lines li').length > 0",
+    );
+    browser.wait_for(
+        "the end of the search",
+        "return document.getElementById('depth').textContent.includes('(')",
+    );
+    browser.wait_for(
+        "the button once the limit is reached",
+        "return document.getElementById('analyse-toggle').textContent === 'Analyse'",
+    );
+    assert!(
+        browser
+            .script("return document.querySelectorAll('#lines li').length")
+            .as_u64()
+            .unwrap()
+            > 0,
+        "the lines stay shown"
+    );
+}

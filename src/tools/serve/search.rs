@@ -24,8 +24,10 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-/// The longest one analysis request may search; the page starts a new one to go on.
-pub const MAX_ANALYSIS_SECONDS: u64 = 60;
+/// The longest one analysis request may search: long enough for deep analysis while the
+/// page is open (a closed page stops its search within a heartbeat, see `events.rs`), and
+/// a bound for a page left open and forgotten.
+pub const MAX_ANALYSIS_SECONDS: u64 = 30 * 60;
 /// The most lines an analysis shows (MultiPV).
 pub const MAX_LINES: usize = 3;
 /// Time per position in a review: the default, the bounds, and the most a whole review may
@@ -34,6 +36,9 @@ const REVIEW_DEFAULT_MS: u64 = 300;
 const REVIEW_MIN_MS: u64 = 20;
 const REVIEW_MAX_MS: u64 = 5000;
 const REVIEW_BUDGET_MS: u64 = 120_000;
+
+/// How close to its time limit an analysis that ended by itself counts as ended by it.
+const LIMIT_MARGIN: Duration = Duration::from_millis(250);
 
 /// Losses are sent to a thousandth of a point: finer is noise.
 const LOSS_ROUNDING: f64 = 1000.0;
@@ -265,6 +270,9 @@ pub fn analysis(
             }
         });
         let stopped = stream.is_gone() || !slot.is_current(generation);
+        // Ended by its time rather than by reaching the deepest search (a search ends a
+        // little before its limit when the next iteration could not finish in time).
+        let limit = !stopped && analysis.time + LIMIT_MARGIN >= Duration::from_secs(params.seconds);
         let best = (analysis.best != Move::NONE).then(|| MoveView::new(&position, analysis.best));
         let done = serde_json::json!({
             "best": best,
@@ -273,6 +281,7 @@ pub fn analysis(
             "nodes": analysis.nodes,
             "time_ms": analysis.time.as_millis() as u64,
             "stopped": stopped,
+            "limit": limit,
         });
         stream.send("done", done.to_string());
         drop(turn);

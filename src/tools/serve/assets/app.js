@@ -33,6 +33,9 @@ const state = {
   analysisFen: null, // the position the shown lines, depth and bar belong to (null: none shown)
   analysisWanted: false, // the Analyse button is on
   analysisTimer: null,
+  // How long one analysis runs: the server's longest, 30 minutes (it stops sooner when the
+  // page goes away).
+  analysisSeconds: 1800,
   review: null, // { points, moves } of the analysis game
   reviewController: null,
   drag: null,
@@ -778,7 +781,7 @@ async function startAnalysis() {
   const lines = $("lines-count").value;
   try {
     const response = await openStream(
-      `games/${g.id}/analysis?ply=${state.view}&lines=${lines}`,
+      `games/${g.id}/analysis?ply=${state.view}&lines=${lines}&seconds=${state.analysisSeconds}`,
       controller.signal,
     );
     await readEvents(response, (name, data) => {
@@ -788,7 +791,13 @@ async function startAnalysis() {
       if (name === "info") showInfo(data, run.fen);
       if (name === "done") {
         state.analysisFen = run.fen;
-        $("depth").textContent += " (finished)";
+        $("depth").textContent += data.limit ? " (time limit reached)" : " (finished)";
+        // At its time limit the analysis is over: the button says so, and a change of
+        // position no longer starts one until asked.
+        if (data.limit) state.analysisWanted = false;
+        state.analysis = null;
+        controller.abort();
+        renderAnalysisButton();
       }
     });
   } catch (error) {
