@@ -535,6 +535,113 @@ fn a_game_is_set_up_again_with_its_clocks() {
     }
 }
 
+/// A PGN with everything a player writes: names, comments, variations, NAGs, `[%eval]` and
+/// `[%clk]`, a result, no date.
+const ANNOTATED_PGN: &str = "[Event \"Club\"]\n[White \"Ann Example\"]\n[Black \"Bo Sample\"]\n[Result \"1-0\"]\n\n\
+    {A quiet opening} 1. e4 $1 {[%eval 0.30] [%clk 0:05:00]} 1... e5 (1... c5 {Sicilian} 2. Nf3 $5) \
+    2. Nf3 {[%clk 0:04:58]} 2... Nc6 $2 1-0\n";
+
+/// A PGN's movetext on one line (the writer wraps it at 80 characters).
+fn one_line(pgn: &str) -> String {
+    pgn.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A pasted PGN keeps all it holds, and the PGN written back has it; moves played at an
+/// earlier point add variations; a variation is chosen, promoted and deleted.
+#[test]
+fn a_pgn_keeps_its_annotations_and_moves_make_variations() {
+    let server = TestServer::start(&[]);
+    let body = serde_json::json!({ "mode": "analysis", "pgn": ANNOTATED_PGN }).to_string();
+    let game = new_game(&server, &body);
+    let game_id = id(&game);
+    assert_eq!(game["white"], "Ann Example");
+    assert_eq!(game["black"], "Bo Sample");
+    assert_eq!(sans(&game), ["e4", "e5", "Nf3", "Nc6"]);
+    let pgn = common::http::get(server.addr, &format!("/api/games/{game_id}/pgn")).body;
+    let pgn = one_line(&pgn);
+    for part in [
+        "[White \"Ann Example\"]",
+        "[Black \"Bo Sample\"]",
+        "[Date \"????.??.??\"]",
+        "[Result \"1-0\"]",
+        "{ A quiet opening }",
+        "1. e4 $1 { [%eval 0.30] [%clk 0:05:00] }",
+        "(1... c5 { Sicilian } 2. Nf3 $5)",
+        "{ [%clk 0:04:58] }",
+        "Nc6 $2",
+        "1-0",
+    ] {
+        assert!(pgn.contains(part), "{part} missing from\n{pgn}");
+    }
+    assert!(!pgn.contains("[Event \"Analysis\"]"), "{pgn}");
+
+    // A move at an earlier point: a new variation, the main line kept.
+    let reply = post(
+        server.addr,
+        &format!("/api/games/{game_id}/move"),
+        r#"{"move":"d5","at":1}"#,
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let game = reply.json();
+    assert_eq!(sans(&game), ["e4", "d5"]);
+    assert!(
+        game["pgn"].as_str().unwrap().contains("(1... d5)"),
+        "{}",
+        game["pgn"]
+    );
+    assert!(
+        game["pgn"].as_str().unwrap().contains("2. Nf3"),
+        "{}",
+        game["pgn"]
+    );
+    let tree = game["tree"].as_array().unwrap();
+    let node = |san: &str| {
+        tree.iter()
+            .find(|n| n["san"] == san)
+            .unwrap_or_else(|| panic!("no {san}"))["id"]
+            .as_u64()
+            .unwrap()
+    };
+    // Back on the main line by its move.
+    let reply = post(
+        server.addr,
+        &format!("/api/games/{game_id}/line"),
+        &format!(r#"{{"node":{}}}"#, node("Nc6")),
+    );
+    assert_eq!(sans(&reply.json()), ["e4", "e5", "Nf3", "Nc6"]);
+    // The Sicilian promoted to the main line, then deleted.
+    let c5 = node("c5");
+    let reply = post(
+        server.addr,
+        &format!("/api/games/{game_id}/variation"),
+        &format!(r#"{{"node":{c5},"action":"promote"}}"#),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let pgn = one_line(reply.json()["pgn"].as_str().unwrap());
+    assert!(pgn.contains("1... c5 { Sicilian } (1... e5"), "{pgn}");
+    let reply = post(
+        server.addr,
+        &format!("/api/games/{game_id}/variation"),
+        &format!(r#"{{"node":{c5},"action":"delete"}}"#),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let game = reply.json();
+    assert!(
+        !game["pgn"].as_str().unwrap().contains("c5"),
+        "{}",
+        game["pgn"]
+    );
+    assert_eq!(sans(&game), ["e4", "e5", "Nf3", "Nc6"]);
+    for bad in [
+        r#"{"node":999,"action":"delete"}"#,
+        r#"{"node":1,"action":"shout"}"#,
+        r#"{"node":0,"action":"delete"}"#,
+    ] {
+        let reply = post(server.addr, &format!("/api/games/{game_id}/variation"), bad);
+        assert_eq!(reply.status, 400, "{bad}: {}", reply.body);
+    }
+}
+
 #[test]
 fn many_clients_at_once() {
     let server = TestServer::start(&[]);

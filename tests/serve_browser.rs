@@ -760,3 +760,47 @@ fn the_analysis_button_follows_the_end_of_the_search() {
         "the lines stay shown"
     );
 }
+
+/// A PGN with names, comments, variations, NAGs, `[%eval]`, `[%clk]`, a result and no date.
+const ANNOTATED_PGN: &str = "[Event \"Club\"]\n[White \"Ann Example\"]\n[Black \"Bo Sample\"]\n[Result \"1-0\"]\n\n\
+    {A quiet opening} 1. e4 $1 {[%eval 0.30] [%clk 0:05:00]} 1... e5 (1... c5 {Sicilian} 2. Nf3 $5) \
+    2. Nf3 {[%clk 0:04:58]} 2... Nc6 $2 1-0\n";
+
+/// A pasted PGN keeps everything it holds: the players are named, and the PGN the page
+/// gives back has the comments, variations, NAGs, clock and evaluation comments, result,
+/// and no invented date.
+#[test]
+fn a_pasted_pgn_keeps_what_it_holds() {
+    needs_browser!("a_pasted_pgn_keeps_what_it_holds");
+    let (_server, browser) = open_analysis("serve-browser-annotated", DESKTOP);
+    browser.script(&format!(
+        "document.getElementById('pgn-input').value = {ANNOTATED_PGN:?}"
+    ));
+    browser.click("#pgn-button");
+    browser.wait_for(
+        "the pasted game",
+        "return state.games.analysis.white === 'Ann Example'",
+    );
+    let names = browser.script(
+        "return [...document.querySelectorAll('.player .name')].map(n => n.textContent).join(' / ')",
+    );
+    assert_eq!(names, "Bo Sample / Ann Example");
+    let pgn = browser.script("return document.getElementById('pgn-output').value");
+    let pgn = pgn
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for part in [
+        "[White \"Ann Example\"]",
+        "[Date \"????.??.??\"]",
+        "[Result \"1-0\"]",
+        "{ A quiet opening }",
+        "1. e4 $1 { [%eval 0.30] [%clk 0:05:00] }",
+        "(1... c5 { Sicilian } 2. Nf3 $5)",
+        "Nc6 $2 1-0",
+    ] {
+        assert!(pgn.contains(part), "{part} missing from {pgn}");
+    }
+}

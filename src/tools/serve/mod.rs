@@ -15,6 +15,7 @@ mod game;
 mod http;
 mod search;
 mod store;
+mod tree;
 
 use api::{Answer, ApiError, Call};
 use std::net::{IpAddr, SocketAddr};

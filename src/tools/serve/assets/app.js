@@ -336,7 +336,10 @@ async function sendMove(uci) {
     const data = await api("POST", `games/${g.id}/move`, body);
     state.busy = false;
     showMessage("");
-    setGame(state.mode, data);
+    // On an analysis board the move may join a line that goes on after it: the board
+    // shows the position after the move, not the line's end.
+    if (g.mode === "analysis") state.view = body.at + 1;
+    setGame(state.mode, data, g.mode === "analysis");
     if (state.mode === "play") await tarponMovesIfItsTurn();
     else restartAnalysis();
   } catch (error) {
@@ -590,6 +593,8 @@ function renderPlayers() {
   ]) {
     const box = $(id);
     let name = color === "white" ? "White" : "Black";
+    // A game read from PGN shows its players' names.
+    if (g && g[color]) name = g[color];
     if (g && g.mode === "play") {
       name = g.human === color ? "You" : g.elo ? `Tarpon (Elo ${g.elo})` : "Tarpon";
     }
