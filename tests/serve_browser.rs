@@ -292,9 +292,7 @@ fn the_page_plays_and_analyses_in_a_real_browser() {
             .unwrap()
             .contains("blunders")
     );
-    // Back on the position before the mate, with its analysis.
-    // (The review turned the analysis off.)
-    browser.click("#analyse-toggle");
+    // Back on the position before the mate, with its analysis (paused for the review).
     browser.wait_for(
         "the analysis again",
         "return document.querySelectorAll('#lines li').length === 3",
@@ -803,4 +801,188 @@ fn a_pasted_pgn_keeps_what_it_holds() {
     ] {
         assert!(pgn.contains(part), "{part} missing from {pgn}");
     }
+}
+
+/// A game of TRAP_PGN many times over, more than the server takes in one request.
+fn many_games() -> String {
+    let mut text = String::new();
+    while text.len() < 80 * 1024 {
+        text.push_str(TRAP_PGN);
+        text.push_str("\n\n");
+    }
+    text
+}
+
+/// Smaller defects of the analysis board, each checked in turn.
+#[test]
+fn the_analysis_board_behaves() {
+    needs_browser!("the_analysis_board_behaves");
+    let (_server, browser) = open_analysis("serve-browser-behaves", (1280, 800));
+
+    // At 1280x800 the page fits the window, on both tabs.
+    for tab in ["#tab-analyse", "#tab-play", "#tab-analyse"] {
+        browser.click(tab);
+        let sizes = browser.script(
+            "return [document.documentElement.scrollHeight, window.innerHeight, \
+             document.documentElement.scrollWidth, window.innerWidth]",
+        );
+        assert!(
+            sizes[0].as_f64() <= sizes[1].as_f64() && sizes[2].as_f64() <= sizes[3].as_f64(),
+            "{tab}: the page is larger than the window: {sizes}"
+        );
+    }
+
+    // A flipped board is not carried over to the next game, and loading a PGN does not
+    // scroll the page.
+    browser.click("#flip");
+    browser.script("window.scrollTo(0, 0)");
+    browser.script(&format!(
+        "document.getElementById('pgn-input').value = {TRAP_PGN:?}"
+    ));
+    browser.click("#pgn-button");
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+    assert_eq!(
+        browser.script("return window.scrollY"),
+        0,
+        "the page scrolled"
+    );
+    assert_eq!(
+        browser.script("return document.querySelector('#board .square').dataset.square"),
+        "a8",
+        "the flipped board carried over"
+    );
+
+    // The evaluation graph leaves the live analysis on.
+    browser.click("#back");
+    browser.click("#analyse-toggle");
+    browser.wait_for(
+        "the analysis",
+        "return document.querySelectorAll('#lines li').length > 0",
+    );
+    browser.click("#review");
+    browser.wait_for(
+        "the graph",
+        "return document.querySelectorAll('#graph circle.mark').length > 0",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('analyse-toggle').textContent"),
+        "Stop"
+    );
+    browser.wait_for(
+        "the analysis after the review",
+        "return document.querySelectorAll('#lines li').length > 0",
+    );
+    browser.click("#analyse-toggle");
+
+    // One of a kind is singular.
+    let summary = browser.script(
+        "state.review.summary = { white: { inaccuracies: 1, mistakes: 1, blunders: 1 }, \
+         black: { inaccuracies: 2, mistakes: 0, blunders: 2 } }; render(); \
+         return document.getElementById('review-summary').textContent",
+    );
+    let summary = summary.as_str().unwrap();
+    for part in [
+        "1 inaccuracy ",
+        "1 mistake ",
+        "1 blunder ",
+        "2 inaccuracies",
+        "0 mistakes",
+        "2 blunders",
+    ] {
+        assert!(summary.contains(part), "{part:?} missing from {summary:?}");
+    }
+
+    // Escape closes the promotion chooser.
+    browser.type_into("#fen-input", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    browser.click("#fen-button");
+    browser.wait_for(
+        "the FEN's position",
+        "return document.querySelectorAll('#board .square img').length === 3",
+    );
+    browser.click(&square("a7"));
+    browser.click(&square("a8"));
+    browser.wait_for(
+        "the chooser",
+        "return !document.getElementById('promotion').hidden",
+    );
+    browser.script(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('promotion').hidden"),
+        true,
+        "Escape left the chooser open"
+    );
+
+    // The king onto its own rook castles, by click and by drag.
+    browser.type_into("#fen-input", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    browser.click("#fen-button");
+    browser.wait_for(
+        "the castling position",
+        "return document.querySelectorAll('#board .square img').length === 6",
+    );
+    browser.click(&square("e1"));
+    browser.click(&square("h1"));
+    browser.wait_for(
+        "O-O",
+        "return [...document.querySelectorAll('#moves button')].map(b => b.textContent).join(' ') === 'O-O'",
+    );
+    browser.drag(&square("e8"), &square("a8"));
+    browser.wait_for(
+        "O-O-O",
+        "return [...document.querySelectorAll('#moves button')].map(b => b.textContent).join(' ') === 'O-O O-O-O'",
+    );
+
+    // A file of many games, larger than one request, loads its first game and says so.
+    browser.script(&format!(
+        "document.getElementById('pgn-input').value = {:?}",
+        many_games()
+    ));
+    browser.click("#pgn-button");
+    browser.wait_for(
+        "the first game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+    let message = browser.script("return document.getElementById('message').textContent");
+    assert!(message.as_str().unwrap().contains("first"), "{message}");
+    assert!(!message.as_str().unwrap().contains("KiB"), "{message}");
+}
+
+/// On a phone the board, the engine lines and the moves come first; the forms below them.
+#[test]
+fn a_phone_shows_the_board_lines_and_moves_before_the_forms() {
+    needs_browser!("a_phone_shows_the_board_lines_and_moves_before_the_forms");
+    let (_server, browser) = open_play("serve-browser-phone", PHONE);
+    let top = |css: &str| {
+        browser
+            .script(&format!(
+                "return document.querySelector({css:?}).getBoundingClientRect().top + window.scrollY"
+            ))
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        top("#moves") < top("#new-game"),
+        "the new-game form comes before the moves"
+    );
+    browser.click("#tab-analyse");
+    browser.wait_for(
+        "the analysis board",
+        "return !document.getElementById('analyse-panel').hidden",
+    );
+    assert!(
+        top("#analysis") < top("#fen-form"),
+        "the FEN form comes before the lines"
+    );
+    assert!(
+        top("#moves") < top("#pgn-form"),
+        "the PGN form comes before the moves"
+    );
+    assert!(
+        top("#analysis") < top("#pgn-output"),
+        "the PGN box comes before the lines"
+    );
 }

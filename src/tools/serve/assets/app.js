@@ -277,6 +277,24 @@ async function newAnalysisGame(body) {
   restartAnalysis();
 }
 
+// The largest request the server takes (its MAX_BODY_BYTES), less room for the JSON around.
+const MAX_PGN_BYTES = 64 * 1024 - 256;
+
+// Loads the pasted PGN's first game (a file of many games is cut to its first).
+async function loadPgn() {
+  const text = $("pgn-input").value;
+  // A game ends where a tag follows its moves after an empty line.
+  const games = text.split(/\r?\n\s*\r?\n(?=\s*\[)/).filter((part) => part.trim());
+  const first = games.length > 1 ? games[0] : text;
+  if (new Blob([first]).size > MAX_PGN_BYTES) {
+    throw new Error("This game's PGN is over 64 KiB, more than Tarpon takes: shorten it.");
+  }
+  await newAnalysisGame({ pgn: first });
+  if (games.length > 1) {
+    showMessage(`The PGN holds ${games.length} games: the first one is loaded.`, "info");
+  }
+}
+
 function tarponToMove(g) {
   return g && g.mode === "play" && g.status === "playing" && g.turn !== g.human;
 }
@@ -424,6 +442,11 @@ function renderBoard() {
   const targets = new Set(
     legal.filter((m) => m.from === state.selected).map((m) => m.to),
   );
+  if (state.selected) {
+    for (const [square, piece] of Object.entries(pieces)) {
+      if (piece[1] === "R" && castlingOnto(legal, state.selected, square)) targets.add(square);
+    }
+  }
   const movable = new Set(legal.map((m) => m.from));
   const last = state.view > 0 ? g.moves[state.view - 1] : null;
   const inCheck = g.checks[state.view];
@@ -476,6 +499,8 @@ function chooseSquare(name) {
   const legal = shownLegal();
   const from = state.selected;
   if (from && from !== name) {
+    const castle = castlingOnto(legal, from, name);
+    if (castle) return sendMove(castle.uci);
     const moves = legal.filter((m) => m.from === from && m.to === name);
     if (moves.length > 1 || (moves.length === 1 && moves[0].promotion)) {
       return askPromotion(moves);
@@ -491,6 +516,21 @@ function chooseSquare(name) {
   }
   state.selected = from === name ? null : legal.some((m) => m.from === name) ? name : null;
   render();
+}
+
+// The castling move of the king on `from` onto its own rook on `to`, as people also
+// castle (the king's destination square works too).
+function castlingOnto(legal, from, to) {
+  const pieces = piecesOf(shownFen());
+  const king = pieces[from];
+  const rook = pieces[to];
+  if (!king || !rook || king[1] !== "K" || rook !== king[0] + "R") return null;
+  const kingSide = to[0] > from[0];
+  return (
+    legal.find(
+      (m) => m.from === from && (kingSide ? /^O-O(?!-O)/.test(m.san) : /^O-O-O/.test(m.san)),
+    ) || null
+  );
 }
 
 function askPromotion(moves) {
@@ -518,11 +558,15 @@ function askPromotion(moves) {
 
 // A click beside the promotion pieces takes the pawn back to where it was.
 function onPromotionClick(event) {
-  if (event.target === $("promotion")) {
-    $("promotion").hidden = true;
-    state.selected = null;
-    render();
-  }
+  if (event.target === $("promotion")) closePromotion();
+}
+
+// Closes the promotion chooser (a click beside it, Escape): the pawn stays where it was.
+function closePromotion() {
+  if ($("promotion").hidden) return;
+  $("promotion").hidden = true;
+  state.selected = null;
+  render();
 }
 
 // Drag and drop with pointer events (mouse, pen and touch alike).
@@ -530,7 +574,8 @@ function onPointerDown(event) {
   const square = event.target.closest(".square");
   if (!square || !canMove() || event.button > 0) return;
   const name = square.dataset.square;
-  if (!square.classList.contains("movable")) {
+  const castling = state.selected && castlingOnto(shownLegal(), state.selected, name);
+  if (!square.classList.contains("movable") || castling) {
     chooseSquare(name);
     return;
   }
@@ -697,7 +742,15 @@ function renderMoves() {
     box.appendChild(result);
   }
   const current = box.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) scrollIntoBox(box, current);
+}
+
+// Scrolls `box` (not the page) so that `element` inside it is seen.
+function scrollIntoBox(box, element) {
+  const boxRect = box.getBoundingClientRect();
+  const rect = element.getBoundingClientRect();
+  if (rect.top < boxRect.top) box.scrollTop -= boxRect.top - rect.top;
+  else if (rect.bottom > boxRect.bottom) box.scrollTop += rect.bottom - boxRect.bottom;
 }
 
 function renderPgn() {
@@ -770,7 +823,7 @@ function stopAnalysis() {
 }
 
 function restartAnalysis() {
-  if (!state.analysisWanted || state.mode !== "analysis") return;
+  if (!state.analysisWanted || state.mode !== "analysis" || state.reviewing) return;
   stopAnalysis();
   state.analysisTimer = setTimeout(startAnalysis, ANALYSIS_DELAY_MS);
 }
@@ -866,9 +919,14 @@ async function reviewGame() {
   if (state.reviewController) state.reviewController.abort();
   const controller = new AbortController();
   state.reviewController = controller;
-  const wasAnalysing = state.analysisWanted;
   $("review-progress").textContent = "Reviewing…";
-  if (wasAnalysing) await toggleAnalysis();
+  // The review and the live analysis share the game's engine: the analysis pauses while
+  // the review runs, and goes on after it.
+  state.reviewing = true;
+  if (state.analysis) {
+    stopAnalysis();
+    await api("POST", `games/${g.id}/stop`).catch(() => {});
+  }
   try {
     const response = await openStream(`games/${g.id}/review`, controller.signal);
     await readEvents(response, (name, data) => {
@@ -887,6 +945,8 @@ async function reviewGame() {
     $("review-progress").textContent = "";
   }
   state.reviewController = null;
+  state.reviewing = false;
+  restartAnalysis();
 }
 
 function svgElement(name, attributes) {
@@ -942,8 +1002,14 @@ function renderGraph() {
     graph.appendChild(dot);
   }
   const side = (name, counts) =>
-    `${name}: ${counts.inaccuracies} inaccuracies (?!), ${counts.mistakes} mistakes (?), ${counts.blunders} blunders (??)`;
+    `${name}: ${count(counts.inaccuracies, "inaccuracy", "inaccuracies")} (?!), ` +
+    `${count(counts.mistakes, "mistake", "mistakes")} (?), ${count(counts.blunders, "blunder", "blunders")} (??)`;
   summary.textContent = `${side("White", review.summary.white)}. ${side("Black", review.summary.black)}.`;
+}
+
+// "1 blunder", "2 blunders", "0 blunders".
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function onGraphClick(event) {
@@ -975,8 +1041,8 @@ async function setMode(mode) {
   state.mode = mode;
   $("tab-play").setAttribute("aria-selected", String(mode === "play"));
   $("tab-analyse").setAttribute("aria-selected", String(mode === "analysis"));
-  $("play-panel").hidden = mode !== "play";
-  $("analyse-panel").hidden = mode !== "analysis";
+  $("play-panel").hidden = $("play-forms").hidden = mode !== "play";
+  $("analyse-panel").hidden = $("analyse-forms").hidden = mode !== "analysis";
   $("evalbar").hidden = mode !== "analysis";
   showMessage("");
   if (mode === "analysis" && !state.games.analysis) {
@@ -1035,6 +1101,10 @@ function render() {
 
 function onKey(event) {
   if (event.target.matches("input, textarea, select")) return;
+  if (event.key === "Escape") {
+    closePromotion();
+    return;
+  }
   const g = game();
   if (!g) return;
   const keys = {
@@ -1104,7 +1174,7 @@ function init() {
   );
   $("analyse-game").addEventListener("click", guarded(analysePlayedGame));
   $("fen-form").addEventListener("submit", guarded(() => newAnalysisGame({ fen: $("fen-input").value.trim() })));
-  $("pgn-form").addEventListener("submit", guarded(() => newAnalysisGame({ pgn: $("pgn-input").value })));
+  $("pgn-form").addEventListener("submit", guarded(loadPgn));
   $("analyse-toggle").addEventListener("click", guarded(toggleAnalysis));
   $("lines-count").addEventListener("change", () => restartAnalysis());
   $("takeback-analysis").addEventListener(
