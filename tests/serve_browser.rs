@@ -986,3 +986,84 @@ fn a_phone_shows_the_board_lines_and_moves_before_the_forms() {
         "the PGN box comes before the lines"
     );
 }
+
+/// The move list is a tree: a move at an earlier point adds a variation and keeps the
+/// moves after it; comments, NAGs and variations are shown; a variation is shown by a
+/// click, promoted and deleted, and the PGN has what the list has.
+#[test]
+fn moves_played_at_an_earlier_point_make_variations() {
+    needs_browser!("moves_played_at_an_earlier_point_make_variations");
+    let (_server, browser) = open_analysis("serve-browser-tree", DESKTOP);
+    browser.script(&format!(
+        "document.getElementById('pgn-input').value = {ANNOTATED_PGN:?}"
+    ));
+    browser.click("#pgn-button");
+    browser.wait_for(
+        "the pasted game",
+        "return state.games.analysis.white === 'Ann Example'",
+    );
+    let list = browser.script("return document.getElementById('moves').textContent");
+    let list = list.as_str().unwrap();
+    for part in ["A quiet opening", "e4!", "Sicilian", "c5", "Nf3!?", "Nc6?"] {
+        assert!(
+            list.contains(part),
+            "{part} missing from the move list: {list}"
+        );
+    }
+    assert!(!list.contains("%clk"), "{list}");
+    let buttons = |script: &str| {
+        browser.script(&format!(
+            "return [...document.querySelectorAll('#moves button')]{script}"
+        ))
+    };
+    let moves_before = buttons(".length").as_u64().unwrap();
+
+    // 1... d5 after 1. e4: a new variation; the main line's later moves stay.
+    browser.click("#moves button[data-ply='1']");
+    browser.click(&square("d7"));
+    browser.click(&square("d5"));
+    browser.wait_for(
+        "the new variation",
+        "const c = document.querySelector('#moves button.current'); return c && c.textContent === 'd5'",
+    );
+    assert_eq!(buttons(".length").as_u64().unwrap(), moves_before + 1);
+    let pgn = browser
+        .script("return document.getElementById('pgn-output').value.split(/\\s+/).join(' ')");
+    let pgn = pgn.as_str().unwrap();
+    assert!(
+        pgn.contains("(1... d5)") && pgn.contains("2... Nc6 $2"),
+        "{pgn}"
+    );
+
+    // A move of the main line shows it again.
+    browser.script("[...document.querySelectorAll('#moves button')].find(b => b.textContent === 'Nc6?').click()");
+    browser.wait_for(
+        "the main line's last move",
+        "return document.querySelector('#moves button.current').textContent === 'Nc6?' && \
+         document.querySelector(\"#board [data-square='c6']\").dataset.piece === 'bN'",
+    );
+
+    // The Sicilian: shown, promoted, deleted.
+    browser.script(
+        "[...document.querySelectorAll('#moves button')].find(b => b.textContent === 'c5').click()",
+    );
+    browser.wait_for(
+        "the Sicilian",
+        "return document.querySelector('#moves button.current').textContent === 'c5' && \
+         !document.getElementById('promote-variation').disabled",
+    );
+    browser.click("#promote-variation");
+    browser.wait_for(
+        "the Sicilian as the main line",
+        "return document.getElementById('pgn-output').value.split(/\\s+/).join(' ').includes('1... c5 { Sicilian } (1... e5')",
+    );
+    browser.click("#delete-variation");
+    browser.wait_for(
+        "the Sicilian deleted",
+        "return !document.getElementById('pgn-output').value.includes('c5')",
+    );
+    assert_eq!(
+        browser.script("return document.querySelector('#moves button.current').textContent"),
+        "e4!"
+    );
+}

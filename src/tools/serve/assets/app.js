@@ -123,10 +123,8 @@ function setGame(mode, data, keepView) {
   state.games[mode] = data;
   // Each game is shown as it starts: a new one does not keep the last one's orientation.
   if (!old || old.id !== data.id) state.orientations[mode] = data.human === "black";
+  // A review stays with its game (it is shown while the line it reviewed is).
   if (mode === "analysis" && (!old || old.id !== data.id)) state.review = null;
-  if (mode === "analysis" && old && old.id === data.id && old.pgn !== data.pgn) {
-    state.review = null;
-  }
   if (mode === state.mode) {
     if (!keepView || state.view > data.ply) state.view = data.ply;
     state.clockAt = performance.now();
@@ -703,46 +701,221 @@ function markClass(mark) {
   return { "?!": "mark-inaccuracy", "?": "mark-mistake", "??": "mark-blunder" }[mark] || "";
 }
 
+// NAGs as people read them; others are written as `$n`.
+const NAG_GLYPHS = {
+  1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 10: "=", 13: "∞",
+  14: "⩲", 15: "⩱", 16: "±", 17: "∓", 18: "+−", 19: "−+",
+};
+
+function nagText(nags) {
+  return (nags || []).map((n) => NAG_GLYPHS[n] || ` $${n}`).join("");
+}
+
+// A comment as shown: the PGN's commands ([%clk ...], [%eval ...]) stay in the PGN only.
+function commentText(comments) {
+  return (comments || [])
+    .map((c) => c.replace(/\[%[^\]]*\]/g, "").trim())
+    .filter(Boolean)
+    .join(" ");
+}
+
+// The review's mark and evaluation of each move of the line it reviewed, by ply; only while
+// the line shown is that line.
+function reviewOf(g) {
+  const review = state.review;
+  if (state.mode !== "analysis" || !review || review.line !== lineKey(g)) return null;
+  return review;
+}
+
+function lineKey(g) {
+  return g.moves.map((m) => m.uci).join(" ");
+}
+
+// Move number and side of the move that makes ply `ply` (1 for the first move).
+function moveNumber(g, ply) {
+  const fields = g.start_fen.split(" ");
+  const offset = fields[1] === "b" ? 1 : 0;
+  const first = Number(fields[5]) || 1;
+  const index = ply - 1 + offset;
+  return { number: first + Math.floor(index / 2), white: index % 2 === 0 };
+}
+
+// The move list: the main line in columns; comments and variations (nested, in
+// parentheses) in rows between its moves. Every move is a button that shows its position.
 function renderMoves() {
   const g = game();
   const box = $("moves");
   box.textContent = "";
   if (!g) return;
-  const startFields = g.start_fen.split(" ");
-  let number = Number(startFields[5]) || 1;
-  const blackFirst = startFields[1] === "b";
-  const marks = state.mode === "analysis" && state.review ? state.review.moves : [];
-  const cells = [];
-  if (blackFirst) cells.push(null);
-  g.moves.forEach((m, i) => cells.push({ m, ply: i + 1, mark: marks[i] && marks[i].mark }));
-  for (let i = 0; i < cells.length; i += 2) {
-    const numberCell = document.createElement("span");
-    numberCell.className = "number";
-    numberCell.textContent = `${number}.`;
-    box.appendChild(numberCell);
-    for (const cell of [cells[i], cells[i + 1]]) {
-      if (!cell) {
-        box.appendChild(document.createElement("span"));
-        continue;
-      }
-      const button = document.createElement("button");
-      button.textContent = cell.m.san + (cell.mark || "");
-      button.dataset.ply = cell.ply;
-      if (cell.mark) button.classList.add(markClass(cell.mark));
-      if (cell.ply === state.view) button.classList.add("current");
-      button.addEventListener("click", () => goTo(cell.ply));
-      box.appendChild(button);
+  const nodes = new Map(g.tree.map((n) => [n.id, n]));
+  const current = state.view > 0 ? g.line[state.view - 1] : 0;
+  const review = reviewOf(g);
+  const onLine = new Map(g.line.map((id, i) => [id, i + 1]));
+  const moveButton = (node) => {
+    const button = document.createElement("button");
+    button.dataset.node = node.id;
+    let text = node.san + nagText(node.nags);
+    const ply = onLine.get(node.id);
+    const judged = review && ply ? review.moves[ply - 1] : null;
+    if (judged && judged.mark) {
+      text = node.san + judged.mark;
+      button.classList.add(markClass(judged.mark));
     }
-    number += 1;
+    button.textContent = text;
+    // The evaluation after the move, drawn by the style sheet beside it.
+    if (review && ply && review.points[ply]) button.dataset.eval = evalText(review.points[ply].eval);
+    if (ply) button.dataset.ply = ply;
+    if (node.id === current) button.classList.add("current");
+    button.addEventListener("click", guarded(() => selectNode(node.id)));
+    return button;
+  };
+  const numberText = (ply, forced) => {
+    const { number, white } = moveNumber(g, ply);
+    return white ? `${number}.` : forced ? `${number}…` : "";
+  };
+  // A variation: the moves from `parent`'s child number `index` on, with their own
+  // comments and variations.
+  const renderLine = (into, parent, index) => {
+    let before = parent;
+    let at = nodes.get(parent).children[index];
+    let first = true;
+    let numberNeeded = true;
+    for (;;) {
+      const node = nodes.get(at);
+      const number = numberText(node.ply, numberNeeded);
+      if (number) into.appendChild(document.createTextNode(number + " "));
+      const before_ = commentText(node.before);
+      if (before_ && first) appendComment(into, before_);
+      into.appendChild(moveButton(node));
+      into.appendChild(document.createTextNode(" "));
+      numberNeeded = false;
+      const comment = commentText(node.comments);
+      if (comment) {
+        appendComment(into, comment);
+        numberNeeded = true;
+      }
+      if (!(first && index > 0)) {
+        const siblings = nodes.get(before).children;
+        for (let i = 1; i < siblings.length; i++) {
+          appendVariation(into, (inner) => renderLine(inner, before, i));
+          numberNeeded = true;
+        }
+      }
+      first = false;
+      if (node.children.length === 0) return;
+      before = at;
+      at = node.children[0];
+    }
+  };
+  // The main line, a row per move number, broken where something is written between.
+  let at = 0;
+  let column = 0; // 0: a row is to start; 1: White's move is in, Black's cell is next
+  const start = nodes.get(0);
+  if (start.children.length > 0) {
+    const opening = commentText(nodes.get(start.children[0]).before);
+    if (opening) appendBranch(box, (row) => appendComment(row, opening));
   }
-  if (g.status === "over") {
+  while (nodes.get(at).children.length > 0) {
+    const node = nodes.get(nodes.get(at).children[0]);
+    const { number, white } = moveNumber(g, node.ply);
+    if (white || column === 0) {
+      if (column === 1) box.appendChild(document.createElement("span"));
+      const numberCell = document.createElement("span");
+      numberCell.className = "number";
+      numberCell.textContent = `${number}.`;
+      box.appendChild(numberCell);
+      if (!white) box.appendChild(ellipsis());
+    }
+    box.appendChild(moveButton(node));
+    column = white ? 1 : 0;
+    const comment = commentText(node.comments);
+    const siblings = nodes.get(at).children;
+    if (comment || siblings.length > 1) {
+      if (column === 1) box.appendChild(ellipsis());
+      column = 0;
+      appendBranch(box, (row) => {
+        if (comment) appendComment(row, comment);
+        for (let i = 1; i < siblings.length; i++) {
+          appendVariation(row, (inner) => renderLine(inner, at, i));
+        }
+      });
+    }
+    at = node.id;
+  }
+  if (column === 1) box.appendChild(document.createElement("span"));
+  if (g.status === "over" || (g.mode === "analysis" && g.result !== "*")) {
     const result = document.createElement("div");
     result.className = "result";
     result.textContent = g.result;
     box.appendChild(result);
   }
-  const current = box.querySelector(".current");
-  if (current) scrollIntoBox(box, current);
+  renderVariationTools(g, nodes, current);
+  const shown = box.querySelector(".current");
+  if (shown) scrollIntoBox(box, shown);
+}
+
+function ellipsis() {
+  const cell = document.createElement("span");
+  cell.className = "ellipsis";
+  cell.textContent = "…";
+  return cell;
+}
+
+function appendComment(into, text) {
+  const span = document.createElement("span");
+  span.className = "comment";
+  span.textContent = text + " ";
+  into.appendChild(span);
+}
+
+function appendBranch(box, fill) {
+  const row = document.createElement("div");
+  row.className = "branch";
+  fill(row);
+  box.appendChild(row);
+}
+
+function appendVariation(into, fill) {
+  const span = document.createElement("span");
+  span.className = "variation";
+  fill(span);
+  into.appendChild(span);
+}
+
+// Promote and delete act on the move shown: promote where it lies in a variation.
+function renderVariationTools(g, nodes, current) {
+  const analysis = g.mode === "analysis";
+  let inVariation = false;
+  for (let id = current; id !== 0; id = nodes.get(id).parent) {
+    if (nodes.get(nodes.get(id).parent).children[0] !== id) inVariation = true;
+  }
+  $("variation-tools").hidden = !analysis;
+  $("promote-variation").disabled = !analysis || !inVariation;
+  $("delete-variation").disabled = !analysis || current === 0;
+}
+
+// Shows the position after node `id`: on the line shown, a step; elsewhere in the tree,
+// the line through it, asked of the server.
+async function selectNode(id) {
+  const g = game();
+  const index = g.line.indexOf(id);
+  if (id === 0) return goTo(0);
+  if (index >= 0) return goTo(index + 1);
+  const node = g.tree.find((n) => n.id === id);
+  const data = await api("POST", `games/${g.id}/line`, { node: id });
+  state.view = node.ply;
+  setGame(g.mode, data, true);
+  restartAnalysis();
+}
+
+async function changeVariation(action) {
+  const g = state.games.analysis;
+  const current = state.view > 0 ? g.line[state.view - 1] : 0;
+  if (!current) return;
+  const data = await api("POST", `games/${g.id}/variation`, { node: current, action });
+  if (action === "delete") state.view = state.view - 1;
+  setGame("analysis", data, true);
+  restartAnalysis();
 }
 
 // Scrolls `box` (not the page) so that `element` inside it is seen.
@@ -923,6 +1096,7 @@ async function reviewGame() {
   // The review and the live analysis share the game's engine: the analysis pauses while
   // the review runs, and goes on after it.
   state.reviewing = true;
+  const reviewedLine = lineKey(g);
   if (state.analysis) {
     stopAnalysis();
     await api("POST", `games/${g.id}/stop`).catch(() => {});
@@ -933,7 +1107,7 @@ async function reviewGame() {
       if (name === "progress") {
         $("review-progress").textContent = `Reviewing: position ${data.ply + 1} of ${data.of + 1}`;
       } else if (name === "review") {
-        state.review = data;
+        state.review = Object.assign(data, { line: reviewedLine });
         $("review-progress").textContent = "";
         render();
       } else if (name === "done" && data.stopped) {
@@ -960,7 +1134,7 @@ function renderGraph() {
   const review = state.review;
   const g = state.games.analysis;
   graph.textContent = "";
-  const shown = Boolean(state.mode === "analysis" && review && g);
+  const shown = Boolean(state.mode === "analysis" && g && reviewOf(g));
   // An <svg> has no `hidden` property: the attribute itself is set.
   graph.toggleAttribute("hidden", !shown);
   const summary = $("review-summary");
@@ -1187,6 +1361,8 @@ function init() {
   $("review").addEventListener("click", guarded(reviewGame));
   $("graph").addEventListener("click", onGraphClick);
   $("copy-pgn").addEventListener("click", guarded(copyPgn));
+  $("promote-variation").addEventListener("click", guarded(() => changeVariation("promote")));
+  $("delete-variation").addEventListener("click", guarded(() => changeVariation("delete")));
   $("first").addEventListener("click", () => goTo(0));
   $("back").addEventListener("click", () => goTo(state.view - 1));
   $("forward").addEventListener("click", () => goTo(state.view + 1));
