@@ -1067,3 +1067,41 @@ fn moves_played_at_an_earlier_point_make_variations() {
         "e4!"
     );
 }
+
+/// The engine lines' first moves are arrows on the board (the best one first), and a
+/// click on a move of a line plays the line up to it.
+#[test]
+fn engine_lines_draw_arrows_and_play_when_clicked() {
+    needs_browser!("engine_lines_draw_arrows_and_play_when_clicked");
+    let (_server, browser) = open_analysis("serve-browser-arrows", DESKTOP);
+    browser.click("#analyse-toggle");
+    let seen = browser.wait_for(
+        "three lines with their arrows",
+        "const l = document.querySelectorAll('#lines li'); \
+         const a = [...document.querySelectorAll('#arrows line')].map(x => x.dataset.uci); \
+         return l.length === 3 && a.length === 3 && { arrows: a, first: state.arrows[0] }",
+    );
+    assert_eq!(seen["arrows"][0], seen["first"], "{seen}");
+    // The best arrow starts on its move's square.
+    let from = &seen["first"].as_str().unwrap()[..2];
+    let placed = browser.script(&format!(
+        "const a = document.querySelector('#arrows line.arrow-0').getBoundingClientRect(); \
+         const s = document.querySelector(\"#board [data-square='{from}']\").getBoundingClientRect(); \
+         return a.left < s.right && a.right > s.left && a.top < s.bottom && a.bottom > s.top"
+    ));
+    assert_eq!(placed, true, "the arrow does not start on {from}");
+    // The second move of the first line, clicked: two moves played.
+    let line = browser.script(
+        "const m = [...document.querySelectorAll('#lines li:first-child .line-move')].map(x => x.textContent); \
+         document.querySelectorAll('#lines li:first-child .line-move')[1].click(); return m",
+    );
+    browser.wait_for(
+        "the line's moves played",
+        "return document.querySelectorAll('#moves button').length === 2 && state.view === 2",
+    );
+    let played = browser
+        .script("return [...document.querySelectorAll('#moves button')].map(b => b.textContent)");
+    assert_eq!(played[0], line[0], "{played} {line}");
+    assert_eq!(played[1], line[1], "{played} {line}");
+    browser.click("#analyse-toggle");
+}

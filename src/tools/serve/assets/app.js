@@ -976,6 +976,7 @@ function analysedFen() {
 // with no number until the new position's analysis speaks.
 function clearAnalysisPanel() {
   state.analysisFen = null;
+  drawArrows([]);
   $("lines").textContent = "";
   $("depth").textContent = "depth –";
   $("nps").textContent = "– kn/s";
@@ -1054,10 +1055,82 @@ function showInfo(data, fen) {
     value.className = "eval";
     value.textContent = evalText(line.eval);
     item.appendChild(value);
-    item.appendChild(document.createTextNode(line.san));
+    // Each move of the line is a button: a click plays the line up to it on the board.
+    let index = 0;
+    line.san.split(" ").forEach((word, i) => {
+      if (i > 0) item.appendChild(document.createTextNode(" "));
+      if (/^\d+\.(\.\.)?$/.test(word)) {
+        item.appendChild(document.createTextNode(word));
+        return;
+      }
+      const moves = line.moves.slice(0, index + 1);
+      const move = document.createElement("span");
+      move.className = "line-move";
+      move.textContent = word;
+      move.dataset.index = index;
+      move.title = "Play the line up to here";
+      move.addEventListener("click", guarded(() => playLine(fen, moves)));
+      item.appendChild(move);
+      index += 1;
+    });
     list.appendChild(item);
   }
   if (data.lines.length > 0) setEvalBar(data.lines[0].eval);
+  drawArrows(data.lines.map((line) => line.moves[0]).filter(Boolean));
+}
+
+// Plays `moves` (UCI) from the position `fen` shown, one after another, as the person's
+// moves on the analysis board (a new variation where the game went otherwise).
+async function playLine(fen, moves) {
+  const g = state.games.analysis;
+  if (!g || analysedFen() !== fen) return;
+  let data = g;
+  let at = state.view;
+  for (const uci of moves) {
+    data = await api("POST", `games/${g.id}/move`, { move: uci, at });
+    at += 1;
+  }
+  state.view = at;
+  setGame("analysis", data, true);
+  restartAnalysis();
+}
+
+// The engine lines' first moves as arrows on the board, the best line's boldest.
+function drawArrows(ucis) {
+  state.arrows = ucis;
+  const svg = $("arrows");
+  svg.textContent = "";
+  const centre = (square) => {
+    const file = FILES.indexOf(square[0]);
+    const rank = Number(square[1]);
+    const x = state.flipped ? 7 - file : file;
+    const y = state.flipped ? rank - 1 : 8 - rank;
+    return [x + 0.5, y + 0.5];
+  };
+  const defs = svgElement("defs", {});
+  ucis.forEach((uci, i) => {
+    const marker = svgElement("marker", {
+      id: `arrow-head-${i}`, markerWidth: 4, markerHeight: 4, refX: 2.2, refY: 2, orient: "auto",
+      markerUnits: "strokeWidth",
+    });
+    marker.appendChild(svgElement("path", { d: "M0,0 L4,2 L0,4 z", class: `arrow-head-${i}` }));
+    defs.appendChild(marker);
+  });
+  svg.appendChild(defs);
+  ucis.forEach((uci, i) => {
+    const [x1, y1] = centre(uci.slice(0, 2));
+    const [x2, y2] = centre(uci.slice(2, 4));
+    // The line stops short of the target's centre so that the head ends there.
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    const cut = Math.min(0.35, length / 2);
+    const ex = x2 - ((x2 - x1) / length) * cut;
+    const ey = y2 - ((y2 - y1) / length) * cut;
+    const arrow = svgElement("line", {
+      x1, y1, x2: ex, y2: ey, class: `arrow arrow-${i}`, "marker-end": `url(#arrow-head-${i})`,
+    });
+    arrow.dataset.uci = uci;
+    svg.appendChild(arrow);
+  });
 }
 
 function renderAnalysisButton() {
@@ -1263,6 +1336,7 @@ function render() {
   renderPgn();
   renderGraph();
   $("evalbar").classList.toggle("flipped", state.flipped);
+  drawArrows(state.arrows || []);
   const playing = g && g.mode === "play" && g.status === "playing";
   $("resign").disabled = !playing || state.busy;
   // A finished game stays finished: the server refuses its takeback too.
