@@ -690,3 +690,256 @@ fn binding_every_address_warns() {
         server.url
     );
 }
+
+/// One raw exchange: `parts` written with `pause` between them, then the answer read. The
+/// status (0 when the server closed without one) and the time from the last byte sent to
+/// the answer, or why it failed.
+fn raw_exchange(
+    addr: std::net::SocketAddr,
+    parts: &[Vec<u8>],
+    pause: Duration,
+) -> Result<(u16, Duration), String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).map_err(|e| format!("connect: {e}"))?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .map_err(|e| e.to_string())?;
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            std::thread::sleep(pause);
+        }
+        // The server may answer and close before all is sent (a body over the limit).
+        if stream.write_all(part).is_err() {
+            break;
+        }
+    }
+    let sent = Instant::now();
+    // The answer's head, then as much body as it says (as a client does: the server's
+    // connection may stay open after it).
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        let n = stream.read(&mut buffer).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        answer.extend_from_slice(&buffer[..n]);
+        let text = String::from_utf8_lossy(&answer);
+        if let Some(end) = text.find("\r\n\r\n") {
+            let length = text[..end]
+                .lines()
+                .find_map(|l| l.strip_prefix("Content-Length: "))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|length| answer.len() >= end + 4 + length) {
+                break;
+            }
+        }
+    }
+    let took = sent.elapsed();
+    if took >= Duration::from_secs(20) {
+        return Err("no answer in 20 s".to_string());
+    }
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    Ok((status, took))
+}
+
+fn http_request(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> Vec<u8> {
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// What one wave of clients saw.
+#[derive(Default, Debug)]
+struct Wave {
+    /// Requests of ordinary clients, and those not answered as they should be.
+    requests: usize,
+    errors: Vec<String>,
+    /// Ordinary clients' games dropped by the server to make room (404 afterwards).
+    dropped: usize,
+    /// The longest answer to an ordinary or a slow client's finished request.
+    longest: Duration,
+    /// Slow and malformed clients, and those the server answered with a 5xx.
+    abusive: usize,
+    server_errors: usize,
+}
+
+/// 200 clients at once: 120 ordinary ones (a game created, moved in, read, written as PGN,
+/// a position's moves asked, the game deleted), 40 slow ones (a request sent a few bytes at
+/// a time, half of them never finished) and 40 malformed ones (garbage, no Host, a body
+/// over the limit, bad JSON, a body shorter than its length, another site's Origin).
+fn load_wave(addr: std::net::SocketAddr) -> Wave {
+    const CLIENTS: usize = 200;
+    let handles: Vec<_> = (0..CLIENTS)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let mut wave = Wave::default();
+                let mut timed = |wave: &mut Wave, what: &str, result: Result<(u16, Duration), String>, ok: &[u16]| {
+                    match result {
+                        Ok((status, took)) => {
+                            wave.longest = wave.longest.max(took);
+                            if !ok.contains(&status) {
+                                wave.errors.push(format!("{what}: {status}"));
+                            }
+                            status
+                        }
+                        Err(e) => {
+                            wave.errors.push(format!("{what}: {e}"));
+                            0
+                        }
+                    }
+                };
+                match i % 5 {
+                    0..=2 => {
+                        let created = post(addr, "/api/games", r#"{"mode":"analysis"}"#);
+                        wave.requests += 1;
+                        if created.status != 201 {
+                            wave.errors.push(format!("create: {}", created.status));
+                            return wave;
+                        }
+                        let game = created.json()["id"].as_u64().unwrap();
+                        let steps = [
+                            ("POST", format!("/api/games/{game}/move"), r#"{"move":"e4"}"#),
+                            ("GET", format!("/api/games/{game}"), ""),
+                            ("GET", format!("/api/games/{game}/pgn"), ""),
+                            ("POST", "/api/position".to_string(), r#"{"fen":"8/8/8/8/8/8/8/K1k5 w - - 0 1"}"#),
+                            ("DELETE", format!("/api/games/{game}"), ""),
+                        ];
+                        for (method, path, body) in steps {
+                            wave.requests += 1;
+                            let request = http_request(addr, method, &path, body);
+                            let status = timed(&mut wave, &path, raw_exchange(addr, &[request], Duration::ZERO), &[200, 404]);
+                            if status == 404 {
+                                wave.dropped += 1;
+                            }
+                        }
+                    }
+                    3 => {
+                        wave.abusive += 1;
+                        let request = http_request(addr, "POST", "/api/games", r#"{"mode":"analysis"}"#);
+                        let pieces: Vec<Vec<u8>> = request.chunks(8).map(<[u8]>::to_vec).collect();
+                        if i % 2 == 0 {
+                            // Slow but complete: answered once it is all there.
+                            wave.requests += 1;
+                            timed(&mut wave, "slow request", raw_exchange(addr, &pieces, Duration::from_millis(15)), &[201]);
+                        } else {
+                            // Never finished: the client gives up after a while.
+                            let mut stream = std::net::TcpStream::connect(addr).unwrap();
+                            for piece in &pieces[..pieces.len() / 2] {
+                                use std::io::Write;
+                                let _ = stream.write_all(piece);
+                                std::thread::sleep(Duration::from_millis(60));
+                            }
+                        }
+                    }
+                    _ => {
+                        wave.abusive += 1;
+                        let big = "x".repeat(70 * 1024);
+                        let requests: Vec<Vec<u8>> = vec![
+                            b"\x00\xff\xfe not http at all\r\n\r\n".to_vec(),
+                            b"GET /api/games/1 HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+                            http_request(addr, "POST", "/api/games", &big),
+                            http_request(addr, "POST", "/api/games", "{\"mode\":"),
+                            format!("POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n{{\"mode\"").into_bytes(),
+                            format!("POST /api/games HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://evil.example\r\nContent-Length: 2\r\n\r\n{{}}").into_bytes(),
+                            http_request(addr, "GET", "/../../etc/passwd", ""),
+                            http_request(addr, "GET", &format!("/api/games/{}", "9".repeat(300)), ""),
+                        ];
+                        let request = requests[(i / 5) % requests.len()].clone();
+                        // A body shorter than its length: the client hangs up after a while.
+                        let short = request.starts_with(b"POST /api/games HTTP/1.1\r\nHost") && request.windows(19).any(|w| w == b"Content-Length: 100");
+                        if short {
+                            let mut stream = std::net::TcpStream::connect(addr).unwrap();
+                            use std::io::Write;
+                            let _ = stream.write_all(&request);
+                            std::thread::sleep(Duration::from_millis(800));
+                        } else if let Ok((status, _)) = raw_exchange(addr, &[request], Duration::ZERO)
+                            && status >= 500
+                        {
+                            wave.server_errors += 1;
+                        }
+                    }
+                }
+                wave
+            })
+        })
+        .collect();
+    let mut total = Wave::default();
+    for handle in handles {
+        let wave = handle.join().expect("a client thread");
+        total.requests += wave.requests;
+        total.errors.extend(wave.errors);
+        total.dropped += wave.dropped;
+        total.longest = total.longest.max(wave.longest);
+        total.abusive += wave.abusive;
+        total.server_errors += wave.server_errors;
+    }
+    total
+}
+
+/// The server's resident memory, in KiB (Linux).
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A load test on loopback, bounded to a few seconds: two waves of 200 clients (ordinary,
+/// slow and malformed). Every ordinary request is answered as it should be, none slowly;
+/// no malformed one gets a 5xx; and the server's memory after the second wave is about
+/// what it was after the first (its games, searches and bodies are bounded).
+#[test]
+fn the_server_keeps_answering_under_load() {
+    let server = TestServer::start(&[]);
+    let pid = server.child.id();
+    let started = Instant::now();
+    let rss_before = rss_kib(pid);
+    let first = load_wave(server.addr);
+    let rss_first = rss_kib(pid);
+    let second = load_wave(server.addr);
+    let rss_second = rss_kib(pid);
+    // Still answering afterwards.
+    let game = new_game(&server, r#"{"mode":"analysis"}"#);
+    play(&server, id(&game), "d4");
+    eprintln!(
+        "load test: {:.1} s; per wave 200 clients; ordinary requests {} + {}, errors {} + {}, \
+         games dropped to make room {} + {}, longest answer {} ms + {} ms, slow or malformed \
+         clients {} + {} (5xx answers {} + {}); server RSS {} KiB before, {} KiB after the \
+         first wave, {} KiB after the second",
+        started.elapsed().as_secs_f64(),
+        first.requests,
+        second.requests,
+        first.errors.len(),
+        second.errors.len(),
+        first.dropped,
+        second.dropped,
+        first.longest.as_millis(),
+        second.longest.as_millis(),
+        first.abusive,
+        second.abusive,
+        first.server_errors,
+        second.server_errors,
+        rss_before.unwrap_or(0),
+        rss_first.unwrap_or(0),
+        rss_second.unwrap_or(0),
+    );
+    for wave in [&first, &second] {
+        assert!(wave.errors.is_empty(), "{:?}", wave.errors);
+        assert_eq!(wave.server_errors, 0);
+        assert!(wave.longest < Duration::from_secs(5), "{:?}", wave.longest);
+    }
+    if let (Some(first), Some(second)) = (rss_first, rss_second) {
+        assert!(
+            second <= first + 64 * 1024,
+            "the server's memory grew from {first} KiB to {second} KiB"
+        );
+    }
+}

@@ -164,7 +164,7 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
             let limits = move_limits(&settings, game.clock_for_side_to_move());
             (game.position().clone(), game.version, limits, game.strength)
         };
-        let engine = &mut turn.engine;
+        let engine = turn.engine();
         set_strength(engine, strength);
         engine.options.multi_pv = 1;
         let analysis = engine.search_lines(&position, limits, &slot.control, |_| {});
@@ -238,7 +238,7 @@ pub fn analysis(
             Err(error) => return write_error(&mut connection, &error),
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
-        let engine = &mut turn.engine;
+        let engine = turn.engine();
         set_strength(engine, None);
         engine.options.multi_pv = params.lines;
         let limits = Limits {
@@ -356,7 +356,7 @@ pub fn review(slot: Arc<Slot>, store: &Store, params: ReviewParams) -> Result<An
             Err(error) => return write_error(&mut connection, &error),
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
-        let engine = &mut turn.engine;
+        let engine = turn.engine();
         set_strength(engine, None);
         engine.options.multi_pv = 1;
         let last = positions.len() - 1;
