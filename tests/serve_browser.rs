@@ -1105,3 +1105,55 @@ fn engine_lines_draw_arrows_and_play_when_clicked() {
     assert_eq!(played[1], line[1], "{played} {line}");
     browser.click("#analyse-toggle");
 }
+
+/// The review gives each side's accuracy and average centipawn loss, each move's
+/// evaluation in the move list, and the move and evaluation under the pointer on the graph.
+#[test]
+fn the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer() {
+    needs_browser!("the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer");
+    let (_server, browser) = open_analysis("serve-browser-review", DESKTOP);
+    browser.script(&format!(
+        "document.getElementById('pgn-input').value = {TRAP_PGN:?}"
+    ));
+    browser.click("#pgn-button");
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+    browser.click("#review");
+    browser.wait_for(
+        "the review",
+        "return document.querySelectorAll('#graph circle.mark').length > 0",
+    );
+    let summary = browser.script(
+        "return [...document.querySelectorAll('#review-summary div')].map(d => d.textContent)",
+    );
+    for (i, side) in ["White", "Black"].iter().enumerate() {
+        let text = summary[i].as_str().unwrap();
+        assert!(
+            text.starts_with(side)
+                && text.contains("accuracy ")
+                && text.contains("average centipawn loss "),
+            "{summary}"
+        );
+    }
+    let evals = browser
+        .script("return [...document.querySelectorAll('#moves button')].map(b => b.dataset.eval)");
+    let evals = evals.as_array().unwrap();
+    assert_eq!(evals.len(), 14);
+    assert!(
+        evals.iter().all(|e| e
+            .as_str()
+            .is_some_and(|e| e.starts_with(['+', '-', '#']) || e == "0.00")),
+        "{evals:?}"
+    );
+    // The pointer over the graph's far right: the mate.
+    let tip = browser.script(
+        "const g = document.getElementById('graph').getBoundingClientRect(); \
+         document.getElementById('graph').dispatchEvent(new MouseEvent('mousemove', \
+           { clientX: g.right - 1, clientY: g.top + g.height / 2, bubbles: true })); \
+         const t = document.getElementById('graph-tip'); return !t.hidden && t.textContent",
+    );
+    let tip = tip.as_str().unwrap_or_default();
+    assert!(tip.contains("Nf3#") && tip.contains("#"), "{tip}");
+}

@@ -40,6 +40,9 @@ const REVIEW_BUDGET_MS: u64 = 120_000;
 /// How close to its time limit an analysis that ended by itself counts as ended by it.
 const LIMIT_MARGIN: Duration = Duration::from_millis(250);
 
+/// The largest score a centipawn loss counts from: a lost position is lost, by however much.
+const CP_LOSS_CAP: i32 = 1000;
+
 /// Losses are sent to a thousandth of a point: finer is noise.
 const LOSS_ROUNDING: f64 = 1000.0;
 
@@ -327,6 +330,9 @@ struct JudgedMove {
     color: &'static str,
     /// The share of a point it gave away.
     loss: f64,
+    /// The centipawns it gave away (scores beyond a thousand, mates included, count as a
+    /// thousand).
+    cp_loss: i32,
     /// `??`, `?`, `?!` or none.
     mark: Option<&'static str>,
     /// Tarpon's move there, when it differs.
@@ -423,11 +429,18 @@ fn judge_moves(
             let before = &positions[i];
             let played_best = best[i] == Move::NONE || played.uci == to_uci(before, best[i]);
             let loss = move_loss(scores[i], scores[i + 1], played_best);
+            let clamp = |score: i32| score.clamp(-CP_LOSS_CAP, CP_LOSS_CAP);
+            let cp_loss = if played_best {
+                0
+            } else {
+                (clamp(scores[i]) + clamp(scores[i + 1])).max(0)
+            };
             JudgedMove {
                 ply: i + 1,
                 san: played.san.clone(),
                 color: super::game::color_name(before.side_to_move()),
                 loss: (loss * LOSS_ROUNDING).round() / LOSS_ROUNDING,
+                cp_loss,
                 mark: Mark::of_loss(loss).map(Mark::symbol),
                 best: (!played_best).then(|| crate::chess::notation::to_san(before, best[i])),
             }
@@ -448,10 +461,18 @@ fn summary(moves: &[JudgedMove]) -> serde_json::Value {
             .count()
     };
     let side = |color: &str| {
+        let own: Vec<&JudgedMove> = moves.iter().filter(|m| m.color == color).collect();
+        let n = own.len().max(1) as f64;
+        // Accuracy: the share of the expected score kept, move by move, on average.
+        let accuracy = 100.0 * (1.0 - own.iter().map(|m| m.loss).sum::<f64>() / n);
+        let acpl = own.iter().map(|m| m.cp_loss as f64).sum::<f64>() / n;
         serde_json::json!({
             "inaccuracies": count(color, Mark::Inaccuracy),
             "mistakes": count(color, Mark::Mistake),
             "blunders": count(color, Mark::Blunder),
+            "moves": own.len(),
+            "accuracy": (accuracy * 10.0).round() / 10.0,
+            "acpl": acpl.round() as i64,
         })
     };
     serde_json::json!({ "white": side("white"), "black": side("black"), "thresholds": {

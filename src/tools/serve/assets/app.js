@@ -1248,15 +1248,53 @@ function renderGraph() {
     dot.appendChild(svgElement("title", {})).textContent = `${move.san}${move.mark}`;
     graph.appendChild(dot);
   }
-  const side = (name, counts) =>
-    `${name}: ${count(counts.inaccuracies, "inaccuracy", "inaccuracies")} (?!), ` +
+  const marks = (counts) =>
+    `${count(counts.inaccuracies, "inaccuracy", "inaccuracies")} (?!), ` +
     `${count(counts.mistakes, "mistake", "mistakes")} (?), ${count(counts.blunders, "blunder", "blunders")} (??)`;
-  summary.textContent = `${side("White", review.summary.white)}. ${side("Black", review.summary.black)}.`;
+  summary.textContent = "";
+  for (const [name, counts] of [["White", review.summary.white], ["Black", review.summary.black]]) {
+    const line = document.createElement("div");
+    line.className = "summary-side";
+    const figures = counts.moves
+      ? `accuracy ${counts.accuracy.toFixed(1)}%, average centipawn loss ${counts.acpl}; `
+      : "";
+    line.textContent = `${name}: ${figures}${marks(counts)}.`;
+    summary.appendChild(line);
+  }
 }
 
 // "1 blunder", "2 blunders", "0 blunders".
 function count(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+// The ply under the pointer on the graph.
+function graphPly(event) {
+  const box = $("graph").getBoundingClientRect();
+  const last = state.review.points.length - 1;
+  return Math.max(0, Math.min(last, Math.round(((event.clientX - box.left) / box.width) * last)));
+}
+
+// Hovering the graph: the move there and its evaluation, in a tip above the pointer.
+function onGraphHover(event) {
+  const tip = $("graph-tip");
+  const g = state.games.analysis;
+  if (!state.review || !g) return;
+  const ply = graphPly(event);
+  const point = state.review.points[ply];
+  const judged = ply > 0 ? state.review.moves[ply - 1] : null;
+  let text = "Start";
+  if (judged) {
+    const { number, white } = moveNumber(g, ply);
+    text = `${number}${white ? "." : "…"} ${judged.san}${judged.mark || ""}`;
+    if (judged.best) text += ` (best ${judged.best})`;
+  }
+  tip.textContent = `${text}  ${evalText(point.eval)}`;
+  const box = $("graph").getBoundingClientRect();
+  const holder = tip.parentElement.getBoundingClientRect();
+  tip.style.left = `${event.clientX - holder.left}px`;
+  tip.style.top = `${box.top - holder.top}px`;
+  tip.hidden = false;
 }
 
 function onGraphClick(event) {
@@ -1434,6 +1472,10 @@ function init() {
   );
   $("review").addEventListener("click", guarded(reviewGame));
   $("graph").addEventListener("click", onGraphClick);
+  $("graph").addEventListener("mousemove", onGraphHover);
+  $("graph").addEventListener("mouseleave", () => {
+    $("graph-tip").hidden = true;
+  });
   $("copy-pgn").addEventListener("click", guarded(copyPgn));
   $("promote-variation").addEventListener("click", guarded(() => changeVariation("promote")));
   $("delete-variation").addEventListener("click", guarded(() => changeVariation("delete")));
