@@ -642,6 +642,58 @@ fn a_pgn_keeps_its_annotations_and_moves_make_variations() {
     }
 }
 
+/// A game that has barely begun can be aborted, not later; Tarpon accepts a draw when it
+/// stands worse, and declines it otherwise.
+#[test]
+fn abort_and_draw_offers() {
+    let server = TestServer::start(&[]);
+    let game = new_game(&server, &format!(r#"{{"color":"white",{QUICK_MOVE}}}"#));
+    let game_id = id(&game);
+    assert_eq!(game["can_abort"], true);
+    play(&server, game_id, "e4");
+    let after = tarpon_replies(&server, game_id);
+    assert_eq!(after["can_abort"], false);
+    let refused = post(server.addr, &format!("/api/games/{game_id}/abort"), "");
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    let early = new_game(&server, &format!(r#"{{"color":"black",{QUICK_MOVE}}}"#));
+    let early_id = id(&early);
+    tarpon_replies(&server, early_id);
+    let aborted = post(server.addr, &format!("/api/games/{early_id}/abort"), "");
+    assert_eq!(aborted.status, 200, "{}", aborted.body);
+    let aborted = aborted.json();
+    assert_eq!(
+        (aborted["status"].as_str(), aborted["result"].as_str()),
+        (Some("over"), Some("*"))
+    );
+    assert!(aborted["reason"].as_str().unwrap().contains("aborted"));
+    assert!(
+        aborted["pgn"]
+            .as_str()
+            .unwrap()
+            .contains("[Termination \"abandoned\"]")
+    );
+
+    // The start position: Tarpon does not stand worse, and declines.
+    let declined = post(server.addr, &format!("/api/games/{game_id}/draw"), "");
+    assert_eq!(declined.status, 200, "{}", declined.body);
+    assert_eq!(declined.json()["accepted"], false, "{}", declined.body);
+    assert_eq!(declined.json()["game"]["status"], "playing");
+    // A queen down, it accepts.
+    let lost = new_game(
+        &server,
+        r#"{"color":"white","fen":"4k3/8/8/8/8/8/8/3QK3 w - - 0 1"}"#,
+    );
+    let accepted = post(server.addr, &format!("/api/games/{}/draw", id(&lost)), "").json();
+    assert_eq!(accepted["accepted"], true, "{accepted}");
+    assert_eq!(accepted["game"]["result"], "1/2-1/2");
+    assert!(
+        accepted["game"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Draw agreed")
+    );
+}
+
 #[test]
 fn many_clients_at_once() {
     let server = TestServer::start(&[]);

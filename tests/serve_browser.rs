@@ -1157,3 +1157,45 @@ fn the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer() {
     let tip = tip.as_str().unwrap_or_default();
     assert!(tip.contains("Nf3#") && tip.contains("#"), "{tip}");
 }
+
+/// A game that has barely begun is aborted with a button; a draw offer is answered.
+#[test]
+fn a_new_game_can_be_aborted_and_a_draw_offered() {
+    needs_browser!("a_new_game_can_be_aborted_and_a_draw_offered");
+    let (_server, browser) = open_play("serve-browser-abort", DESKTOP);
+    assert_eq!(
+        browser.script("return document.getElementById('abort').hidden"),
+        false
+    );
+    browser.click("#offer-draw");
+    browser.wait_for(
+        "the answer to the draw offer",
+        "const m = document.getElementById('message'); return !m.hidden && m.textContent.includes('declines')",
+    );
+    browser.click("#abort");
+    browser.wait_for(
+        "the aborted game",
+        "return document.getElementById('status').textContent.includes('aborted')",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('abort').hidden"),
+        true
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('offer-draw').disabled"),
+        true
+    );
+    // A new game is no longer asked about: the aborted one is over.
+    browser.click("#new-game-button");
+    browser.wait_for(
+        "the new game",
+        "return document.getElementById('status').textContent === 'Your move' && !document.getElementById('abort').hidden",
+    );
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. e4");
+    assert_eq!(
+        browser.script("return document.getElementById('abort').hidden"),
+        true
+    );
+}

@@ -199,6 +199,18 @@ fn game_call(
             slot.game().resign()?;
             view(&slot)
         }
+        ["abort"] => {
+            expect("POST")?;
+            empty_body(call.body)?;
+            slot.stop();
+            slot.game().abort()?;
+            view(&slot)
+        }
+        ["draw"] => {
+            expect("POST")?;
+            empty_body(call.body)?;
+            search::draw_offer(slot, store)
+        }
         ["stop"] => {
             expect("POST")?;
             empty_body(call.body)?;

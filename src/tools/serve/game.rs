@@ -392,6 +392,47 @@ impl Game {
         Ok(())
     }
 
+    /// Whether the game against Tarpon may still be aborted: it goes on, and neither side
+    /// has made a second move (the person may leave a game that has barely begun).
+    pub fn can_abort(&self) -> bool {
+        self.is_live() && self.position.plies_played() < 2
+    }
+
+    /// Ends a game that has barely begun, with no result.
+    pub fn abort(&mut self) -> Result<(), ApiError> {
+        self.judge_flag();
+        if self.mode != Mode::Play || !self.is_live() {
+            return Err(ApiError::conflict(
+                "Only a game against Tarpon that goes on can be aborted",
+            ));
+        }
+        if !self.can_abort() {
+            return Err(ApiError::conflict(
+                "Both sides have moved: the game can no longer be aborted (resign, or offer a draw)",
+            ));
+        }
+        self.ending = Some(Ending {
+            result: "*",
+            reason: "Game aborted".to_string(),
+            termination: "abandoned",
+        });
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Ends the game in a draw agreed to by Tarpon, unless it changed since `version`.
+    pub fn agree_draw(&mut self, version: u64) -> Result<(), ApiError> {
+        self.judge_flag();
+        if version != self.version || !self.is_live() {
+            return Err(ApiError::conflict(
+                "The game changed while Tarpon considered the draw",
+            ));
+        }
+        self.ending = Some(Ending::draw("Draw agreed".to_string(), "normal"));
+        self.version += 1;
+        Ok(())
+    }
+
     fn ending_reason(&self) -> String {
         self.ending
             .as_ref()
@@ -524,6 +565,7 @@ impl Game {
             clock: self.clock.as_ref().map(|c| self.clock_view(c)),
             movetime_ms: self.movetime_ms,
             elo: self.strength.map(|s| s.elo()),
+            can_abort: self.can_abort(),
             white: self.tag("White"),
             black: self.tag("Black"),
             tree: self.tree.views(&self.start),
@@ -686,6 +728,8 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     pub movetime_ms: u64,
     pub elo: Option<i32>,
+    /// Whether the game against Tarpon may still be aborted (see `Game::abort`).
+    pub can_abort: bool,
     /// The players' names of a game read from PGN.
     pub white: Option<String>,
     pub black: Option<String>,

@@ -181,6 +181,56 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
     })))
 }
 
+/// How much worse Tarpon must stand, by its own search, to accept a draw offer.
+const DRAW_ACCEPT_CP: i32 = 50;
+/// How long Tarpon considers a draw offer.
+const DRAW_THINK_MS: u64 = 300;
+
+/// `POST /api/games/{id}/draw`: the person offers a draw. Tarpon searches the position
+/// briefly at full strength and accepts when it stands worse by half a pawn or more;
+/// answered with `{"accepted": bool, "game": ...}`.
+pub fn draw_offer(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
+    {
+        let game = slot.game();
+        if !game.is_live() {
+            return Err(ApiError::conflict(
+                "Draws are offered in a game against Tarpon that goes on",
+            ));
+        }
+        if game.tarpon_to_move() {
+            return Err(ApiError::conflict(
+                "Offer a draw on your turn, not while Tarpon thinks",
+            ));
+        }
+    }
+    let permit = store.search_permit()?;
+    Ok(Answer::Later(Box::new(move || {
+        let _permit = permit;
+        let (_generation, mut turn) = slot.take_engine()?;
+        let (position, version) = {
+            let game = slot.game();
+            (game.position().clone(), game.version)
+        };
+        let engine = turn.engine();
+        set_strength(engine, None);
+        engine.options.multi_pv = 1;
+        let limits = Limits {
+            move_time: Some(DRAW_THINK_MS),
+            ..Limits::default()
+        };
+        let analysis = engine.search_lines(&position, limits, &slot.control, |_| {});
+        drop(turn);
+        // The score is the person's (their turn): Tarpon's is its opposite.
+        let accepted = -analysis.score <= -DRAW_ACCEPT_CP;
+        let mut game = slot.game();
+        if accepted {
+            game.agree_draw(version)?;
+        }
+        let data = serde_json::json!({ "accepted": accepted, "game": game.view(false) });
+        Ok(Answer::Json(200, data.to_string()))
+    })))
+}
+
 /// A game against Tarpon is not analysed while it goes on: the analysis would stop
 /// Tarpon's own thinking in it (one search per game). A copy can be (an analysis board
 /// from its PGN, as the page's "Analyse this game" makes).

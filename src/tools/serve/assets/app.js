@@ -1380,6 +1380,8 @@ function render() {
   // A finished game stays finished: the server refuses its takeback too.
   $("takeback").disabled = !playing || state.busy || g.ply === 0;
   if (!playing) $("resign-confirm").hidden = true;
+  $("abort").hidden = !(playing && g.can_abort);
+  $("offer-draw").disabled = !playing || state.busy || g.turn !== g.human;
   $("resign").hidden = !$("resign-confirm").hidden;
   $("first").disabled = $("back").disabled = !g || state.view === 0;
   $("forward").disabled = $("last").disabled = !g || state.view === g.ply;
@@ -1447,6 +1449,26 @@ function init() {
     $("resign-confirm").hidden = false;
     render();
   });
+  $("abort").addEventListener(
+    "click",
+    guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/abort`))),
+  );
+  $("offer-draw").addEventListener(
+    "click",
+    guarded(async () => {
+      state.busy = true;
+      render();
+      try {
+        const answer = await api("POST", `games/${state.games.play.id}/draw`);
+        state.busy = false;
+        setGame("play", answer.game, true);
+        if (!answer.accepted) showMessage("Tarpon declines the draw: play on.", "info");
+      } finally {
+        state.busy = false;
+        render();
+      }
+    }),
+  );
   $("resign-no").addEventListener("click", () => {
     $("resign-confirm").hidden = true;
     render();
