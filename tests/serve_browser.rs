@@ -1082,14 +1082,17 @@ fn engine_lines_draw_arrows_and_play_when_clicked() {
          return l.length === 3 && a.length === 3 && { arrows: a, first: state.arrows[0] }",
     );
     assert_eq!(seen["arrows"][0], seen["first"], "{seen}");
-    // The best arrow starts on its move's square.
-    let from = &seen["first"].as_str().unwrap()[..2];
-    let placed = browser.script(&format!(
-        "const a = document.querySelector('#arrows line.arrow-0').getBoundingClientRect(); \
-         const s = document.querySelector(\"#board [data-square='{from}']\").getBoundingClientRect(); \
-         return a.left < s.right && a.right > s.left && a.top < s.bottom && a.bottom > s.top"
-    ));
-    assert_eq!(placed, true, "the arrow does not start on {from}");
+    // The best arrow starts on its move's square (read at one moment: the lines change).
+    let placed = browser.script(
+        "const arrow = document.querySelector('#arrows line.arrow-0'); \
+         const from = arrow.dataset.uci.slice(0, 2); const a = arrow.getBoundingClientRect(); \
+         const s = document.querySelector(`#board [data-square='${from}']`).getBoundingClientRect(); \
+         return [from, a.left < s.right && a.right > s.left && a.top < s.bottom && a.bottom > s.top]",
+    );
+    assert_eq!(
+        placed[1], true,
+        "the arrow does not start on its square: {placed}"
+    );
     // The second move of the first line, clicked: two moves played.
     let line = browser.script(
         "const m = [...document.querySelectorAll('#lines li:first-child .line-move')].map(x => x.textContent); \
@@ -1198,4 +1201,68 @@ fn a_new_game_can_be_aborted_and_a_draw_offered() {
         browser.script("return document.getElementById('abort').hidden"),
         true
     );
+}
+
+/// The position shown is given as FEN; the board editor sets up a position to analyse;
+/// a game against Tarpon starts from any position shown.
+#[test]
+fn the_editor_sets_up_positions_to_analyse_and_play_from() {
+    needs_browser!("the_editor_sets_up_positions_to_analyse_and_play_from");
+    let (_server, browser) = open_analysis("serve-browser-editor", DESKTOP);
+    assert_eq!(
+        browser.script("return document.getElementById('fen-shown').value"),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    browser.click("#copy-fen");
+    browser.wait_for(
+        "the FEN copied",
+        "const m = document.getElementById('message'); return !m.hidden && m.textContent.includes('FEN')",
+    );
+
+    browser.click("#edit-board");
+    browser.click("#editor-clear");
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#board .square img').length"),
+        0
+    );
+    for (piece, at) in [
+        ("wK", "e1"),
+        ("bK", "e8"),
+        ("wQ", "d1"),
+        ("wR", "h1"),
+        ("bP", "a7"),
+    ] {
+        browser.click(&format!("#editor-palette [data-piece='{piece}']"));
+        browser.click(&square(at));
+    }
+    // A piece put twice is taken off again.
+    browser.click(&square("a7"));
+    browser
+        .script("for (const r of 'KQkq') document.getElementById('castle-' + r).checked = false");
+    browser.click("#castle-K");
+    assert_eq!(
+        browser.script("return document.getElementById('fen-shown').value"),
+        "4k3/8/8/8/8/8/8/3QK2R w K - 0 1"
+    );
+    browser.click("#editor-analyse");
+    browser.wait_for(
+        "the edited position on the board",
+        "return state.games.analysis.start_fen === '4k3/8/8/8/8/8/8/3QK2R w K - 0 1' && \
+         document.getElementById('editor').hidden",
+    );
+    // A move, then a game against Tarpon from there.
+    browser.click(&square("d1"));
+    browser.click(&square("d7"));
+    browser.wait_for(
+        "the check",
+        "return document.querySelectorAll('#moves button').length === 1",
+    );
+    browser.click("#play-from-here");
+    browser.wait_for(
+        "the game from the position shown",
+        "return !document.getElementById('play-panel').hidden && state.games.play && \
+         state.games.play.start_fen.startsWith('4k3/3Q4/8/8/8/8/8/4K2R b')",
+    );
+    let game = browser.script("return [state.games.play.human, state.games.play.start_fen]");
+    assert_eq!(game[0], "black", "{game}");
 }

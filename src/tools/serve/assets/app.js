@@ -247,6 +247,9 @@ async function askNewPlayGame() {
 async function newPlayGame() {
   $("new-game-confirm").hidden = true;
   const body = { mode: "play", color: $("color").value };
+  // "Play from here": the position it was asked from, once.
+  if (state.startFen) body.fen = state.startFen;
+  state.startFen = null;
   const [kind, value] = $("time").value.split(":");
   if (kind === "move") {
     body.movetime_ms = Number(value);
@@ -417,7 +420,7 @@ function shownLegal() {
 // Whether the person may move on the board now.
 function canMove() {
   const g = game();
-  if (!g || state.busy) return false;
+  if (!g || state.busy || state.editor) return false;
   if (g.mode === "analysis") return true;
   return g.status === "playing" && state.view === g.ply && g.turn === g.human;
 }
@@ -433,7 +436,7 @@ function renderBoard() {
   const board = $("board");
   board.textContent = "";
   if (!g) return;
-  const fen = shownFen();
+  const fen = state.editor ? editorFen() : shownFen();
   const pieces = piecesOf(fen);
   const legal = canMove() ? shownLegal() : [];
   const mover = turnOf(fen) === "white" ? "w" : "b";
@@ -446,8 +449,8 @@ function renderBoard() {
     }
   }
   const movable = new Set(legal.map((m) => m.from));
-  const last = state.view > 0 ? g.moves[state.view - 1] : null;
-  const inCheck = g.checks[state.view];
+  const last = state.view > 0 && !state.editor ? g.moves[state.view - 1] : null;
+  const inCheck = state.editor ? null : g.checks[state.view];
   for (let row = 0; row < 8; row++) {
     for (let col = 0; col < 8; col++) {
       const name = squareAt(row, col);
@@ -570,6 +573,11 @@ function closePromotion() {
 // Drag and drop with pointer events (mouse, pen and touch alike).
 function onPointerDown(event) {
   const square = event.target.closest(".square");
+  if (square && state.editor && event.button <= 0) {
+    event.preventDefault();
+    editSquare(square.dataset.square);
+    return;
+  }
   if (!square || !canMove() || event.button > 0) return;
   const name = square.dataset.square;
   const castling = state.selected && castlingOnto(shownLegal(), state.selected, name);
@@ -930,6 +938,133 @@ function renderPgn() {
   const g = game();
   $("pgn-output").value = g ? g.pgn : "";
   $("download-pgn").href = g ? `/api/games/${g.id}/pgn` : "#";
+}
+
+// --- The FEN, the board editor, playing from a position -----------------------------------
+
+async function copyFen() {
+  const text = $("fen-shown").value;
+  try {
+    await navigator.clipboard.writeText(text);
+    showMessage("The FEN is copied.", "info");
+  } catch {
+    $("fen-shown").select();
+    showMessage("Press Ctrl+C to copy the selected FEN.", "info");
+  }
+}
+
+const EDITOR_PIECES = ["wK", "wQ", "wR", "wB", "wN", "wP", "bK", "bQ", "bR", "bB", "bN", "bP"];
+const START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+
+// Opens the editor on the position shown.
+function openEditor() {
+  stopAnalysis();
+  const fields = (game() ? shownFen() : START_PLACEMENT + " w KQkq - 0 1").split(" ");
+  state.editor = { pieces: piecesOf(fields[0]), brush: "wP" };
+  $("editor-turn").value = fields[1] === "b" ? "b" : "w";
+  for (const right of "KQkq") $(`castle-${right}`).checked = fields[2].includes(right);
+  $("editor").hidden = false;
+  $("edit-board").hidden = true;
+  renderPalette();
+  render();
+}
+
+function closeEditor() {
+  state.editor = null;
+  $("editor").hidden = true;
+  $("edit-board").hidden = false;
+  render();
+}
+
+function renderPalette() {
+  const palette = $("editor-palette");
+  palette.textContent = "";
+  for (const piece of [...EDITOR_PIECES, ""]) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.piece = piece;
+    button.title = piece ? `Put ${piece[0] === "w" ? "a white" : "a black"} ${PIECE_WORDS[piece[1]]}` : "Remove pieces";
+    if (piece) {
+      const img = document.createElement("img");
+      img.src = `/pieces/${piece}.svg`;
+      img.alt = piece;
+      button.appendChild(img);
+    } else {
+      button.textContent = "✕";
+    }
+    if (state.editor.brush === piece) button.classList.add("chosen");
+    button.addEventListener("click", () => {
+      state.editor.brush = piece;
+      renderPalette();
+    });
+    palette.appendChild(button);
+  }
+}
+
+const PIECE_WORDS = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
+
+// A click on a square: the chosen piece goes there (the same piece again removes it).
+function editSquare(name) {
+  const editor = state.editor;
+  if (!editor.brush || editor.pieces[name] === editor.brush) delete editor.pieces[name];
+  else editor.pieces[name] = editor.brush;
+  render();
+}
+
+// The editor's position as a FEN; castling rights only where king and rook stand ready.
+function editorFen() {
+  const editor = state.editor;
+  const rows = [];
+  for (let rank = 8; rank >= 1; rank--) {
+    let row = "";
+    let empty = 0;
+    for (const file of FILES) {
+      const piece = editor.pieces[file + rank];
+      if (!piece) {
+        empty += 1;
+        continue;
+      }
+      if (empty) row += empty;
+      empty = 0;
+      const letter = piece[1] === "P" ? "p" : piece[1].toLowerCase();
+      row += piece[0] === "w" ? letter.toUpperCase() : letter;
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  const ready = { K: ["e1", "wK", "h1", "wR"], Q: ["e1", "wK", "a1", "wR"], k: ["e8", "bK", "h8", "bR"], q: ["e8", "bK", "a8", "bR"] };
+  let castling = "";
+  for (const right of "KQkq") {
+    const [kingAt, king, rookAt, rook] = ready[right];
+    if ($(`castle-${right}`).checked && editor.pieces[kingAt] === king && editor.pieces[rookAt] === rook) {
+      castling += right;
+    }
+  }
+  return `${rows.join("/")} ${$("editor-turn").value} ${castling || "-"} - 0 1`;
+}
+
+function setEditorPlacement(placement) {
+  state.editor.pieces = piecesOf(placement + " w - - 0 1");
+  render();
+}
+
+// The editor's position on a new analysis board; the server judges it (a king missing, a
+// pawn on the last rank: refused with its reason, and the editor stays open).
+async function analyseEdited() {
+  const fen = editorFen();
+  await newAnalysisGame({ fen });
+  closeEditor();
+}
+
+// A game against Tarpon from the position shown (or the editor's), the person taking the
+// side to move, with the time and strength chosen in the Play tab.
+async function playFromHere() {
+  const fen = state.editor ? editorFen() : shownFen();
+  state.startFen = fen;
+  $("color").value = fen.split(" ")[1] === "b" ? "black" : "white";
+  if (state.editor) closeEditor();
+  await setMode("play");
+  await askNewPlayGame();
 }
 
 async function copyPgn() {
@@ -1322,6 +1457,7 @@ function goTo(ply) {
 
 async function setMode(mode) {
   if (mode === state.mode) return;
+  if (state.editor) closeEditor();
   if (state.mode === "analysis") stopAnalysis();
   state.mode = mode;
   $("tab-play").setAttribute("aria-selected", String(mode === "play"));
@@ -1373,6 +1509,7 @@ function render() {
   renderMoves();
   renderPgn();
   renderGraph();
+  $("fen-shown").value = g ? (state.editor ? editorFen() : shownFen()) : "";
   $("evalbar").classList.toggle("flipped", state.flipped);
   drawArrows(state.arrows || []);
   const playing = g && g.mode === "play" && g.status === "playing";
@@ -1439,6 +1576,7 @@ function init() {
   $("new-game-yes").addEventListener("click", guarded(newPlayGame));
   $("new-game-no").addEventListener("click", () => {
     $("new-game-confirm").hidden = true;
+    state.startFen = null;
   });
   $("takeback").addEventListener(
     "click",
@@ -1499,6 +1637,17 @@ function init() {
     $("graph-tip").hidden = true;
   });
   $("copy-pgn").addEventListener("click", guarded(copyPgn));
+  $("copy-fen").addEventListener("click", guarded(copyFen));
+  $("edit-board").addEventListener("click", openEditor);
+  $("editor-cancel").addEventListener("click", closeEditor);
+  $("editor-start").addEventListener("click", () => setEditorPlacement(START_PLACEMENT));
+  $("editor-clear").addEventListener("click", () => setEditorPlacement("8/8/8/8/8/8/8/8"));
+  $("editor-analyse").addEventListener("click", guarded(analyseEdited));
+  $("editor-play").addEventListener("click", guarded(playFromHere));
+  $("play-from-here").addEventListener("click", guarded(playFromHere));
+  for (const id of ["editor-turn", "castle-K", "castle-Q", "castle-k", "castle-q"]) {
+    $(id).addEventListener("change", render);
+  }
   $("promote-variation").addEventListener("click", guarded(() => changeVariation("promote")));
   $("delete-variation").addEventListener("click", guarded(() => changeVariation("delete")));
   $("first").addEventListener("click", () => goTo(0));
