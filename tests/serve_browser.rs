@@ -849,6 +849,15 @@ fn the_analysis_board_behaves() {
         0,
         "the page scrolled"
     );
+    // The move list of 14 moves is not squeezed by the panel.
+    assert!(
+        browser
+            .script("return document.getElementById('moves').getBoundingClientRect().height")
+            .as_f64()
+            .unwrap()
+            >= 100.0,
+        "the move list is squeezed"
+    );
     assert_eq!(
         browser.script("return document.querySelector('#board .square').dataset.square"),
         "a8",
@@ -1181,8 +1190,9 @@ fn a_new_game_can_be_aborted_and_a_draw_offered() {
         "return document.getElementById('status').textContent.includes('aborted')",
     );
     assert_eq!(
-        browser.script("return document.getElementById('abort').hidden"),
-        true
+        browser.script("return document.getElementById('abort').getBoundingClientRect().width"),
+        0,
+        "the Abort button is still shown"
     );
     assert_eq!(
         browser.script("return document.getElementById('offer-draw').disabled"),
