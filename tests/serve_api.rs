@@ -834,7 +834,7 @@ fn load_wave(addr: std::net::SocketAddr) -> Wave {
         .map(|i| {
             std::thread::spawn(move || {
                 let mut wave = Wave::default();
-                let mut timed = |wave: &mut Wave, what: &str, result: Result<(u16, Duration), String>, ok: &[u16]| {
+                let timed = |wave: &mut Wave, what: &str, result: Result<(u16, Duration), String>, ok: &[u16]| {
                     match result {
                         Ok((status, took)) => {
                             wave.longest = wave.longest.max(took);
