@@ -954,6 +954,26 @@ fn the_server_keeps_answering_under_load() {
     let pid = server.child.id();
     let started = Instant::now();
     let rss_before = rss_kib(pid);
+    // Beside the waves, a client that sends half a request and waits: the server hangs up
+    // on it after its idle timeout (10 s), freeing the thread that reads it.
+    let addr = server.addr;
+    let silent = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        stream
+            .write_all(b"GET /api/games/1 HTTP/1.1\r\nHost: ")
+            .unwrap();
+        let waited = Instant::now();
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        (
+            waited.elapsed(),
+            String::from_utf8_lossy(&answer).to_string(),
+        )
+    });
     let first = load_wave(server.addr);
     let rss_first = rss_kib(pid);
     let second = load_wave(server.addr);
@@ -961,6 +981,7 @@ fn the_server_keeps_answering_under_load() {
     // Still answering afterwards.
     let game = new_game(&server, r#"{"mode":"analysis"}"#);
     play(&server, id(&game), "d4");
+    let (silent_for, silent_answer) = silent.join().unwrap();
     eprintln!(
         "load test: {:.1} s; per wave 200 clients; ordinary requests {} + {}, errors {} + {}, \
          games dropped to make room {} + {}, longest answer {} ms + {} ms, slow or malformed \
@@ -982,6 +1003,15 @@ fn the_server_keeps_answering_under_load() {
         rss_before.unwrap_or(0),
         rss_first.unwrap_or(0),
         rss_second.unwrap_or(0),
+    );
+    eprintln!(
+        "load test: a half-sent request was dropped after {:.1} s ({:?})",
+        silent_for.as_secs_f64(),
+        silent_answer.lines().next().unwrap_or("")
+    );
+    assert!(
+        (Duration::from_secs(9)..Duration::from_secs(15)).contains(&silent_for),
+        "a half-sent request was kept {silent_for:?}"
     );
     for wave in [&first, &second] {
         assert!(wave.errors.is_empty(), "{:?}", wave.errors);
