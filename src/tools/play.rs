@@ -240,7 +240,7 @@ impl Ending {
         }
     }
 
-    fn draw(reason: String, termination: &'static str) -> Ending {
+    pub(crate) fn draw(reason: String, termination: &'static str) -> Ending {
         Ending {
             result: "1/2-1/2",
             reason,

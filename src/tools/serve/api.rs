@@ -7,6 +7,7 @@ use super::game::{
 };
 use super::search;
 use super::store::Store;
+use super::tree::MAX_NODES;
 use crate::chess::{Board, Color, Position, fen};
 use crate::rng::SplitMix64;
 use crate::search::skill::{ELO_MAX, ELO_MIN, LEVEL_MAX, Skill};
@@ -162,6 +163,28 @@ fn game_call(
             slot.game().human_move(request.mv.trim(), request.at)?;
             view(&slot)
         }
+        ["line"] => {
+            expect("POST")?;
+            let request: NodeRequest = read_body(call.body)?;
+            slot.game().select_node(request.node)?;
+            view(&slot)
+        }
+        ["variation"] => {
+            expect("POST")?;
+            let request: VariationRequest = read_body(call.body)?;
+            let mut game = slot.game();
+            match request.action.as_str() {
+                "promote" => game.promote(request.node)?,
+                "delete" => game.delete(request.node)?,
+                other => {
+                    return Err(ApiError::bad_request(&format!(
+                        "action '{other}' is neither 'promote' nor 'delete'"
+                    )));
+                }
+            }
+            drop(game);
+            view(&slot)
+        }
         ["takeback"] => {
             expect("POST")?;
             empty_body(call.body)?;
@@ -175,6 +198,18 @@ fn game_call(
             empty_body(call.body)?;
             slot.game().resign()?;
             view(&slot)
+        }
+        ["abort"] => {
+            expect("POST")?;
+            empty_body(call.body)?;
+            slot.stop();
+            slot.game().abort()?;
+            view(&slot)
+        }
+        ["draw"] => {
+            expect("POST")?;
+            empty_body(call.body)?;
+            search::draw_offer(slot, store)
         }
         ["stop"] => {
             expect("POST")?;
@@ -237,6 +272,19 @@ struct MoveRequest {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct NodeRequest {
+    node: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariationRequest {
+    node: usize,
+    action: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct PositionRequest {
     fen: String,
 }
@@ -246,6 +294,10 @@ struct PositionRequest {
 struct ClockRequest {
     minutes: f64,
     increment: f64,
+    /// The time each side has left, for a game set up again where it was (a page
+    /// reloaded after the server lost the game); both start at `minutes` if not given.
+    white_ms: Option<u64>,
+    black_ms: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -294,9 +346,17 @@ fn validate_new_game(request: NewGameRequest) -> Result<Setup, ApiError> {
         (Some(_), Some(_)) => {
             return Err(ApiError::bad_request("Give a FEN or a PGN, not both"));
         }
-        (Some(text), None) => (read_fen(&text)?, Vec::new(), Vec::new()),
+        (Some(text), None) => (read_fen(&text)?, pgn::Line::default(), Vec::new()),
         (None, Some(text)) => read_pgn(&text)?,
-        (None, None) => (*Position::startpos().board(), Vec::new(), Vec::new()),
+        (None, None) => (
+            *Position::startpos().board(),
+            pgn::Line::default(),
+            Vec::new(),
+        ),
+    };
+    let clock_left = match &request.clock {
+        Some(clock) => read_clock_left(clock)?,
+        None => None,
     };
     let time_control = request.clock.map(read_clock).transpose()?;
     if time_control.is_some() && request.movetime_ms.is_some() {
@@ -332,9 +392,10 @@ fn validate_new_game(request: NewGameRequest) -> Result<Setup, ApiError> {
         mode,
         human,
         start,
-        moves,
+        line: moves,
         tags,
         time_control,
+        clock_left,
         movetime_ms,
         strength,
     })
@@ -356,8 +417,9 @@ fn read_fen(text: &str) -> Result<Board, ApiError> {
     fen::parse(text.trim(), false).map_err(|e| ApiError::bad_request(&format!("Bad FEN: {e}")))
 }
 
-/// Where a game starts, the moves played from there, and its PGN tags.
-type Start = (Board, Vec<crate::chess::Move>, Vec<(String, String)>);
+/// Where a game starts, the moves played from there (with variations, comments and NAGs),
+/// and its PGN tags.
+type Start = (Board, pgn::Line, Vec<(String, String)>);
 
 /// The first game of a PGN text: its start, moves and tags.
 fn read_pgn(text: &str) -> Result<Start, ApiError> {
@@ -372,10 +434,52 @@ fn read_pgn(text: &str) -> Result<Start, ApiError> {
             "The game is longer than {MAX_PLIES} plies"
         )));
     }
+    let nodes = count_moves(&game.moves);
+    if nodes > MAX_NODES {
+        return Err(ApiError::bad_request(&format!(
+            "The game holds {nodes} moves with its variations, more than the {MAX_NODES} a board takes"
+        )));
+    }
     let mut tags = game.tags.clone();
     tags.retain(|(name, _)| name != "Result");
     tags.push(("Result".to_string(), game.result.clone()));
-    Ok((game.start, game.moves.iter().map(|m| m.mv).collect(), tags))
+    let line = pgn::Line {
+        comments: game.comments,
+        moves: game.moves,
+    };
+    Ok((game.start, line, tags))
+}
+
+/// The moves of a line and of all its variations.
+fn count_moves(moves: &[pgn::GameMove]) -> usize {
+    moves
+        .iter()
+        .map(|m| {
+            1 + m
+                .variations
+                .iter()
+                .map(|v| count_moves(&v.moves))
+                .sum::<usize>()
+        })
+        .sum()
+}
+
+/// The times left of a clock set up again: both or neither, each within the longest clock.
+fn read_clock_left(clock: &ClockRequest) -> Result<Option<[Duration; 2]>, ApiError> {
+    let most = (MAX_CLOCK_MINUTES * 60_000.0) as u64;
+    match (clock.white_ms, clock.black_ms) {
+        (None, None) => Ok(None),
+        (Some(white), Some(black)) if white <= most && black <= most => Ok(Some([
+            Duration::from_millis(white),
+            Duration::from_millis(black),
+        ])),
+        (Some(_), Some(_)) => Err(ApiError::bad_request(&format!(
+            "white_ms and black_ms are at most {most}"
+        ))),
+        _ => Err(ApiError::bad_request(
+            "Give both white_ms and black_ms, or neither",
+        )),
+    }
 }
 
 fn read_clock(clock: ClockRequest) -> Result<TimeControl, ApiError> {
@@ -453,7 +557,7 @@ mod tests {
     fn a_pgn_keeps_its_moves_and_result() {
         let setup =
             request(r#"{"mode":"analysis","pgn":"[White \"A\"]\n1. e4 e5 2. Nf3 1-0"}"#).unwrap();
-        assert_eq!(setup.moves.len(), 3);
+        assert_eq!(setup.line.moves.len(), 3);
         assert!(
             setup
                 .tags

@@ -4,6 +4,7 @@
 //! in the browser as in the terminal.
 
 use super::api::ApiError;
+use super::tree::{MAX_NODES, NodeView, Tree};
 use crate::chess::fen::START_FEN;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{MoveError, to_san, to_uci};
@@ -37,10 +38,13 @@ pub struct Setup {
     /// The person's colour in a game against Tarpon.
     pub human: Color,
     pub start: Board,
-    pub moves: Vec<Move>,
+    /// The moves from there: a PGN's main line with its variations, comments and NAGs.
+    pub line: pgn::Line,
     /// Tags of a game read from PGN, kept for the PGN written back.
     pub tags: Vec<(String, String)>,
     pub time_control: Option<TimeControl>,
+    /// White's and Black's time left, where not the clock's base (a game set up again).
+    pub clock_left: Option<[Duration; 2]>,
     pub movetime_ms: u64,
     pub strength: Option<Skill>,
 }
@@ -50,6 +54,11 @@ pub struct Game {
     pub mode: Mode,
     pub human: Color,
     start: Board,
+    /// Every move played or read, with the variations, comments and NAGs.
+    tree: Tree,
+    /// The line shown, from the start to the end of a line of the tree: the nodes of its
+    /// moves. `position` is the position after it.
+    line: Vec<usize>,
     position: Position,
     tags: Vec<(String, String)>,
     ending: Option<Ending>,
@@ -68,21 +77,21 @@ pub struct Game {
 impl Game {
     /// A game as set up; its moves (from a PGN) were checked legal by the reader.
     pub fn new(id: u64, setup: Setup) -> Game {
-        let mut position = Position::from_board(setup.start);
-        for &m in &setup.moves {
-            position.make(m);
-        }
+        let tree = Tree::from_line(&setup.line);
+        let line = tree.line_through(0);
         let mut game = Game {
             id,
             mode: setup.mode,
             human: setup.human,
             start: setup.start,
-            position,
+            tree,
+            line: Vec::new(),
+            position: Position::from_board(setup.start),
             tags: setup.tags,
             ending: None,
             clock: setup.time_control.map(|control| Clock {
                 control,
-                remaining: [control.base; 2],
+                remaining: setup.clock_left.unwrap_or([control.base; 2]),
             }),
             turn_started: Instant::now(),
             movetime_ms: setup.movetime_ms,
@@ -90,8 +99,93 @@ impl Game {
             version: 0,
             last_used: Instant::now(),
         };
-        game.judge();
+        game.set_line(line);
+        game.version = 0;
         game
+    }
+
+    /// Shows `line` (nodes of the tree from the start): the position after it, its ending.
+    fn set_line(&mut self, line: Vec<usize>) {
+        let mut position = Position::from_board(self.start);
+        for &id in &line {
+            if let Some(node) = self.tree.node(id) {
+                position.make(node.mv);
+            }
+        }
+        self.line = line;
+        self.position = position;
+        self.ending = None;
+        self.version += 1;
+        self.judge();
+    }
+
+    /// The node after the first `ply` moves of the line shown (0: the start).
+    fn node_at(&self, ply: usize) -> usize {
+        if ply == 0 { 0 } else { self.line[ply - 1] }
+    }
+
+    /// Refuses more moves on a board that holds `MAX_NODES`.
+    fn room_for_a_move(&self) -> Result<(), ApiError> {
+        if self.tree.len() > MAX_NODES {
+            return Err(ApiError::conflict(&format!(
+                "This board holds {MAX_NODES} moves already: start a new one"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Shows the line through node `id`: the moves to it, then its main continuation.
+    /// Answers how many moves lead to the node.
+    pub fn select_node(&mut self, id: usize) -> Result<usize, ApiError> {
+        self.analysis_only()?;
+        if self.tree.node(id).is_none() {
+            return Err(ApiError::bad_request(&format!(
+                "There is no move {id} on this board"
+            )));
+        }
+        self.set_line(self.tree.line_through(id));
+        Ok(self.tree.path_to(id).len())
+    }
+
+    /// Makes the variation through node `id` the main line where it branches off.
+    pub fn promote(&mut self, id: usize) -> Result<(), ApiError> {
+        self.analysis_only()?;
+        if id == 0 || self.tree.node(id).is_none() {
+            return Err(ApiError::bad_request(&format!(
+                "There is no move {id} on this board"
+            )));
+        }
+        if !self.tree.promote(id) {
+            return Err(ApiError::conflict("That move is on the main line already"));
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Deletes node `id` and every move after it; the line shown, if it went through it,
+    /// ends before it (then follows the main continuation from there).
+    pub fn delete(&mut self, id: usize) -> Result<(), ApiError> {
+        self.analysis_only()?;
+        if id == 0 || self.tree.node(id).is_none() {
+            return Err(ApiError::bad_request(&format!(
+                "There is no move {id} on this board"
+            )));
+        }
+        let mut line = self.line.clone();
+        self.tree.remove(id, &mut line);
+        let last = line.last().copied().unwrap_or(0);
+        let through = self.tree.line_through(last);
+        self.set_line(through);
+        Ok(())
+    }
+
+    fn analysis_only(&self) -> Result<(), ApiError> {
+        if self.mode != Mode::Analysis {
+            return Err(ApiError::conflict(
+                "A game against Tarpon has one line: variations are for analysis boards",
+            ));
+        }
+        Ok(())
     }
 
     pub fn position(&self) -> &Position {
@@ -149,8 +243,9 @@ impl Game {
         }
     }
 
-    /// The person's move, in UCI or SAN. In analysis, `at` plays it after the first `at`
-    /// moves of the game, dropping the later ones (a new line from an earlier position).
+    /// The person's move, in UCI or SAN. On an analysis board, `at` plays it after the
+    /// first `at` moves of the line shown: the line goes on with it if it was played there
+    /// already, and otherwise it starts a new variation (the moves after it stay).
     pub fn human_move(&mut self, text: &str, at: Option<usize>) -> Result<(), ApiError> {
         if let Some(at) = at {
             if self.mode != Mode::Analysis {
@@ -158,10 +253,16 @@ impl Game {
                     "'at' is for analysis boards: a game against Tarpon goes on from its end",
                 ));
             }
-            // The move is checked before anything is dropped: a refused move changes nothing.
-            read_move(&*self.position_at(at)?, text)?;
-            self.truncate(at)?;
+            if at < self.line.len() {
+                let m = read_move(&*self.position_at(at)?, text)?;
+                self.room_for_a_move()?;
+                let child = self.tree.child(self.node_at(at), m);
+                self.set_line(self.tree.line_through(child));
+                return Ok(());
+            }
+            self.position_at(at)?;
         }
+        self.room_for_a_move()?;
         self.judge_flag();
         if self.is_over() {
             return Err(ApiError::conflict(&format!(
@@ -204,10 +305,13 @@ impl Game {
             return;
         }
         self.position.make(m);
+        let last = self.line.last().copied().unwrap_or(0);
+        let id = self.tree.child(last, m);
+        self.line.push(id);
         self.judge();
     }
 
-    /// Keeps only the first `plies` moves (analysis boards).
+    /// Keeps only the first `plies` moves of the line shown, deleting the later ones.
     fn truncate(&mut self, plies: usize) -> Result<(), ApiError> {
         let played = self.position.plies_played();
         if plies > played {
@@ -219,6 +323,9 @@ impl Game {
             self.position.unmake();
         }
         if plies < played {
+            let mut line = self.line.clone();
+            self.tree.remove(self.line[plies], &mut line);
+            self.line = line;
             self.ending = None;
             self.version += 1;
             self.judge();
@@ -226,9 +333,20 @@ impl Game {
         Ok(())
     }
 
-    /// Takes back: in a game against Tarpon, up to and including the person's last move;
-    /// on an analysis board, one move.
+    /// Takes back: in a game against Tarpon that goes on, up to and including the
+    /// person's last move; on an analysis board, one move.
     pub fn take_back(&mut self) -> Result<(), ApiError> {
+        self.judge_flag();
+        // A game against Tarpon that ended (resigned, mated, lost on time, drawn) stays
+        // ended: taking a move back would revive it.
+        if self.mode == Mode::Play
+            && let Some(ending) = &self.ending
+        {
+            return Err(ApiError::conflict(&format!(
+                "The game is over ({}): it cannot be taken back",
+                ending.reason
+            )));
+        }
         if self
             .ending
             .as_ref()
@@ -270,6 +388,47 @@ impl Game {
         let loser = self.human;
         let reason = format!("{} resigns: {} wins", name(loser), name(loser.flip()));
         self.ending = Some(Ending::win(loser.flip(), reason, "normal"));
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Whether the game against Tarpon may still be aborted: it goes on, and neither side
+    /// has made a second move (the person may leave a game that has barely begun).
+    pub fn can_abort(&self) -> bool {
+        self.is_live() && self.position.plies_played() < 2
+    }
+
+    /// Ends a game that has barely begun, with no result.
+    pub fn abort(&mut self) -> Result<(), ApiError> {
+        self.judge_flag();
+        if self.mode != Mode::Play || !self.is_live() {
+            return Err(ApiError::conflict(
+                "Only a game against Tarpon that goes on can be aborted",
+            ));
+        }
+        if !self.can_abort() {
+            return Err(ApiError::conflict(
+                "Both sides have moved: the game can no longer be aborted (resign, or offer a draw)",
+            ));
+        }
+        self.ending = Some(Ending {
+            result: "*",
+            reason: "Game aborted".to_string(),
+            termination: "abandoned",
+        });
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Ends the game in a draw agreed to by Tarpon, unless it changed since `version`.
+    pub fn agree_draw(&mut self, version: u64) -> Result<(), ApiError> {
+        self.judge_flag();
+        if version != self.version || !self.is_live() {
+            return Err(ApiError::conflict(
+                "The game changed while Tarpon considered the draw",
+            ));
+        }
+        self.ending = Some(Ending::draw("Draw agreed".to_string(), "normal"));
         self.version += 1;
         Ok(())
     }
@@ -331,26 +490,33 @@ impl Game {
             if let Some(clock) = &self.clock {
                 game.set_tag("TimeControl", &clock.control.pgn_text());
             }
-        } else {
-            // An analysed game keeps the tags it was read with; a new one gets the roster.
-            let date = today();
-            for (name, value) in [
-                ("Event", "Analysis"),
-                ("Site", "Tarpon in the browser"),
-                ("Date", date.as_str()),
-            ] {
-                if game.tag(name).is_none() {
-                    game.set_tag(name, value);
+            record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
+            return game;
+        }
+        // An analysis board keeps what it was read with: tags (a missing date stays
+        // unknown), comments, NAGs, variations and result. A new board gets an event and
+        // a site.
+        if self.tags.is_empty() {
+            game.set_tag("Event", "Analysis");
+            game.set_tag("Site", "Tarpon in the browser");
+        }
+        let line = self.tree.to_line();
+        game.comments = line.comments;
+        game.moves = line.moves;
+        game.result = match self.tags.iter().find(|(n, _)| n == "Result") {
+            Some((_, result)) if result != "*" => result.clone(),
+            _ => {
+                // The main line's end, if the rules end the game there.
+                let mut position = Position::from_board(self.start);
+                for m in &game.moves {
+                    position.make(m.mv);
+                }
+                match position.outcome() {
+                    Some(outcome) => Ending::from_outcome(outcome).result.to_string(),
+                    None => "*".to_string(),
                 }
             }
-        }
-        record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
-        if self.ending.is_none()
-            && let Some(result) = self.tags.iter().find(|(n, _)| n == "Result")
-        {
-            // An analysed game keeps the result it was read with.
-            game.result = result.1.clone();
-        }
+        };
         game
     }
 
@@ -399,9 +565,22 @@ impl Game {
             clock: self.clock.as_ref().map(|c| self.clock_view(c)),
             movetime_ms: self.movetime_ms,
             elo: self.strength.map(|s| s.elo()),
+            can_abort: self.can_abort(),
+            white: self.tag("White"),
+            black: self.tag("Black"),
+            tree: self.tree.views(&self.start),
+            line: self.line.clone(),
             searching,
             pgn: self.pgn(),
         }
+    }
+
+    /// A tag the game was read with, if it says something (not `?`).
+    fn tag(&self, name: &str) -> Option<String> {
+        self.tags
+            .iter()
+            .find(|(n, v)| n == name && !v.is_empty() && v != "?")
+            .map(|(_, v)| v.clone())
     }
 
     fn clock_view(&self, clock: &Clock) -> ClockView {
@@ -549,6 +728,15 @@ pub struct GameView {
     pub clock: Option<ClockView>,
     pub movetime_ms: u64,
     pub elo: Option<i32>,
+    /// Whether the game against Tarpon may still be aborted (see `Game::abort`).
+    pub can_abort: bool,
+    /// The players' names of a game read from PGN.
+    pub white: Option<String>,
+    pub black: Option<String>,
+    /// Every move of the board (node 0 is the start), and the nodes of the line shown
+    /// (`moves` are their moves).
+    pub tree: Vec<NodeView>,
+    pub line: Vec<usize>,
     pub searching: bool,
     pub pgn: String,
 }
@@ -562,9 +750,10 @@ mod tests {
             mode,
             human: Color::White,
             start: crate::chess::fen::parse(fen, false).unwrap(),
-            moves: Vec::new(),
+            line: pgn::Line::default(),
             tags: Vec::new(),
             time_control: None,
+            clock_left: None,
             movetime_ms: DEFAULT_MOVETIME_MS,
             strength: None,
         }
@@ -584,6 +773,20 @@ mod tests {
     }
 
     #[test]
+    fn a_finished_game_cannot_be_taken_back() {
+        let mut game = Game::new(1, setup(Mode::Play, START_FEN));
+        game.human_move("e4", None).unwrap();
+        let v = game.version;
+        let reply = read_move(game.position(), "e5").unwrap();
+        game.tarpon_move(reply, v).unwrap();
+        game.resign().unwrap();
+        let refused = game.take_back().unwrap_err();
+        assert_eq!(refused.status, 409);
+        assert!(game.is_over());
+        assert_eq!(game.position().plies_played(), 2);
+    }
+
+    #[test]
     fn a_stale_tarpon_move_is_dropped() {
         let mut game = Game::new(1, setup(Mode::Play, START_FEN));
         game.human_move("e2e4", None).unwrap();
@@ -596,7 +799,7 @@ mod tests {
     }
 
     #[test]
-    fn analysis_moves_can_branch_from_an_earlier_ply() {
+    fn analysis_moves_branch_from_an_earlier_ply() {
         let mut game = Game::new(1, setup(Mode::Analysis, START_FEN));
         for m in ["e4", "e5", "Nf3"] {
             game.human_move(m, None).unwrap();
@@ -613,6 +816,15 @@ mod tests {
         assert_eq!(sans, ["e4", "c5"]);
         assert_eq!(view.fens.len(), 3);
         assert!(game.human_move("a3", Some(9)).is_err());
+        // The earlier line stays, as the main line, with the new move as a variation.
+        assert!(
+            game.pgn().contains("1. e4 e5 (1... c5) 2. Nf3"),
+            "{}",
+            game.pgn()
+        );
+        // The same move again follows the line that has it.
+        game.human_move("e5", Some(1)).unwrap();
+        assert_eq!(game.view(false).moves.len(), 3);
     }
 
     #[test]

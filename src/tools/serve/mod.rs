@@ -15,6 +15,7 @@ mod game;
 mod http;
 mod search;
 mod store;
+mod tree;
 
 use api::{Answer, ApiError, Call};
 use std::net::{IpAddr, SocketAddr};
@@ -26,6 +27,44 @@ use tiny_http::{Request, Server};
 /// Threads answering requests; long requests (searches, event streams) get threads of
 /// their own, bounded by `store::MAX_SEARCHES`.
 const WORKERS: usize = 4;
+
+/// How long a connection may keep the server waiting for a request, or for the rest of
+/// one: a client that neither finishes nor hangs up (a connection kept open after its
+/// answer, a request sent a byte at a time) is dropped then, and the thread that reads it
+/// freed. A search's event stream only writes, and is not limited by it.
+const IDLE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Sets the receive timeout of the listening socket, which Linux gives every connection it
+/// accepts: tiny_http has no setting of its own for it, and answers a connection that times
+/// out with 408 and closes it. Where the call fails the server works without the timeout.
+fn set_receive_timeout(listener: &std::net::TcpListener, timeout: std::time::Duration) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let value = libc::timeval {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_usec: timeout.subsec_micros() as libc::suseconds_t,
+        };
+        // SAFETY: a valid socket descriptor, and a timeval of the size given.
+        let result = unsafe {
+            libc::setsockopt(
+                listener.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVTIMEO,
+                (&value as *const libc::timeval).cast(),
+                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+            )
+        };
+        if result != 0 {
+            eprintln!(
+                "warning: cannot set the connections' timeout ({}): idle connections stay open",
+                std::io::Error::last_os_error()
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (listener, timeout);
+}
 
 /// What `tarpon serve` was asked for.
 #[derive(Clone, Debug)]
@@ -93,7 +132,11 @@ impl Running {
 /// Binds the address and starts answering.
 pub fn start(options: &Options) -> Result<Running, String> {
     let address = SocketAddr::new(options.host, options.port);
-    let server = Server::http(address).map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    let listener = std::net::TcpListener::bind(address)
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    set_receive_timeout(&listener, IDLE_TIMEOUT);
+    let server = Server::from_listener(listener, None)
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
     let port = server
         .server_addr()
         .to_ip()

@@ -24,8 +24,10 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-/// The longest one analysis request may search; the page starts a new one to go on.
-pub const MAX_ANALYSIS_SECONDS: u64 = 60;
+/// The longest one analysis request may search: long enough for deep analysis while the
+/// page is open (a closed page stops its search within a heartbeat, see `events.rs`), and
+/// a bound for a page left open and forgotten.
+pub const MAX_ANALYSIS_SECONDS: u64 = 30 * 60;
 /// The most lines an analysis shows (MultiPV).
 pub const MAX_LINES: usize = 3;
 /// Time per position in a review: the default, the bounds, and the most a whole review may
@@ -34,6 +36,12 @@ const REVIEW_DEFAULT_MS: u64 = 300;
 const REVIEW_MIN_MS: u64 = 20;
 const REVIEW_MAX_MS: u64 = 5000;
 const REVIEW_BUDGET_MS: u64 = 120_000;
+
+/// How close to its time limit an analysis that ended by itself counts as ended by it.
+const LIMIT_MARGIN: Duration = Duration::from_millis(250);
+
+/// The largest score a centipawn loss counts from: a lost position is lost, by however much.
+const CP_LOSS_CAP: i32 = 1000;
 
 /// Losses are sent to a thousandth of a point: finer is noise.
 const LOSS_ROUNDING: f64 = 1000.0;
@@ -159,7 +167,7 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
             let limits = move_limits(&settings, game.clock_for_side_to_move());
             (game.position().clone(), game.version, limits, game.strength)
         };
-        let engine = &mut turn.engine;
+        let engine = turn.engine();
         set_strength(engine, strength);
         engine.options.multi_pv = 1;
         let analysis = engine.search_lines(&position, limits, &slot.control, |_| {});
@@ -170,6 +178,56 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
         let mut game = slot.game();
         game.tarpon_move(analysis.best, version)?;
         Ok(Answer::Json(200, to_json(&game.view(false))))
+    })))
+}
+
+/// How much worse Tarpon must stand, by its own search, to accept a draw offer.
+const DRAW_ACCEPT_CP: i32 = 50;
+/// How long Tarpon considers a draw offer.
+const DRAW_THINK_MS: u64 = 300;
+
+/// `POST /api/games/{id}/draw`: the person offers a draw. Tarpon searches the position
+/// briefly at full strength and accepts when it stands worse by half a pawn or more;
+/// answered with `{"accepted": bool, "game": ...}`.
+pub fn draw_offer(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
+    {
+        let game = slot.game();
+        if !game.is_live() {
+            return Err(ApiError::conflict(
+                "Draws are offered in a game against Tarpon that goes on",
+            ));
+        }
+        if game.tarpon_to_move() {
+            return Err(ApiError::conflict(
+                "Offer a draw on your turn, not while Tarpon thinks",
+            ));
+        }
+    }
+    let permit = store.search_permit()?;
+    Ok(Answer::Later(Box::new(move || {
+        let _permit = permit;
+        let (_generation, mut turn) = slot.take_engine()?;
+        let (position, version) = {
+            let game = slot.game();
+            (game.position().clone(), game.version)
+        };
+        let engine = turn.engine();
+        set_strength(engine, None);
+        engine.options.multi_pv = 1;
+        let limits = Limits {
+            move_time: Some(DRAW_THINK_MS),
+            ..Limits::default()
+        };
+        let analysis = engine.search_lines(&position, limits, &slot.control, |_| {});
+        drop(turn);
+        // The score is the person's (their turn): Tarpon's is its opposite.
+        let accepted = -analysis.score <= -DRAW_ACCEPT_CP;
+        let mut game = slot.game();
+        if accepted {
+            game.agree_draw(version)?;
+        }
+        let data = serde_json::json!({ "accepted": accepted, "game": game.view(false) });
+        Ok(Answer::Json(200, data.to_string()))
     })))
 }
 
@@ -233,7 +291,7 @@ pub fn analysis(
             Err(error) => return write_error(&mut connection, &error),
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
-        let engine = &mut turn.engine;
+        let engine = turn.engine();
         set_strength(engine, None);
         engine.options.multi_pv = params.lines;
         let limits = Limits {
@@ -265,6 +323,9 @@ pub fn analysis(
             }
         });
         let stopped = stream.is_gone() || !slot.is_current(generation);
+        // Ended by its time rather than by reaching the deepest search (a search ends a
+        // little before its limit when the next iteration could not finish in time).
+        let limit = !stopped && analysis.time + LIMIT_MARGIN >= Duration::from_secs(params.seconds);
         let best = (analysis.best != Move::NONE).then(|| MoveView::new(&position, analysis.best));
         let done = serde_json::json!({
             "best": best,
@@ -273,6 +334,7 @@ pub fn analysis(
             "nodes": analysis.nodes,
             "time_ms": analysis.time.as_millis() as u64,
             "stopped": stopped,
+            "limit": limit,
         });
         stream.send("done", done.to_string());
         drop(turn);
@@ -318,6 +380,9 @@ struct JudgedMove {
     color: &'static str,
     /// The share of a point it gave away.
     loss: f64,
+    /// The centipawns it gave away (scores beyond a thousand, mates included, count as a
+    /// thousand).
+    cp_loss: i32,
     /// `??`, `?`, `?!` or none.
     mark: Option<&'static str>,
     /// Tarpon's move there, when it differs.
@@ -347,7 +412,7 @@ pub fn review(slot: Arc<Slot>, store: &Store, params: ReviewParams) -> Result<An
             Err(error) => return write_error(&mut connection, &error),
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
-        let engine = &mut turn.engine;
+        let engine = turn.engine();
         set_strength(engine, None);
         engine.options.multi_pv = 1;
         let last = positions.len() - 1;
@@ -414,11 +479,18 @@ fn judge_moves(
             let before = &positions[i];
             let played_best = best[i] == Move::NONE || played.uci == to_uci(before, best[i]);
             let loss = move_loss(scores[i], scores[i + 1], played_best);
+            let clamp = |score: i32| score.clamp(-CP_LOSS_CAP, CP_LOSS_CAP);
+            let cp_loss = if played_best {
+                0
+            } else {
+                (clamp(scores[i]) + clamp(scores[i + 1])).max(0)
+            };
             JudgedMove {
                 ply: i + 1,
                 san: played.san.clone(),
                 color: super::game::color_name(before.side_to_move()),
                 loss: (loss * LOSS_ROUNDING).round() / LOSS_ROUNDING,
+                cp_loss,
                 mark: Mark::of_loss(loss).map(Mark::symbol),
                 best: (!played_best).then(|| crate::chess::notation::to_san(before, best[i])),
             }
@@ -439,10 +511,18 @@ fn summary(moves: &[JudgedMove]) -> serde_json::Value {
             .count()
     };
     let side = |color: &str| {
+        let own: Vec<&JudgedMove> = moves.iter().filter(|m| m.color == color).collect();
+        let n = own.len().max(1) as f64;
+        // Accuracy: the share of the expected score kept, move by move, on average.
+        let accuracy = 100.0 * (1.0 - own.iter().map(|m| m.loss).sum::<f64>() / n);
+        let acpl = own.iter().map(|m| m.cp_loss as f64).sum::<f64>() / n;
         serde_json::json!({
             "inaccuracies": count(color, Mark::Inaccuracy),
             "mistakes": count(color, Mark::Mistake),
             "blunders": count(color, Mark::Blunder),
+            "moves": own.len(),
+            "accuracy": (accuracy * 10.0).round() / 10.0,
+            "acpl": acpl.round() as i64,
         })
     };
     serde_json::json!({ "white": side("white"), "black": side("black"), "thresholds": {

@@ -28,8 +28,10 @@ const TAKEOVER_POLL: Duration = Duration::from_millis(5);
 /// A game with its engine.
 pub struct Slot {
     game: Mutex<Game>,
-    /// Held for the whole of a search: one search per game.
-    engine: Mutex<Engine>,
+    /// Held for the whole of a search: one search per game. Made at the game's first
+    /// search: a game that never searches (most analysis boards of a script, a game only
+    /// looked at) costs no hash table.
+    engine: Mutex<Option<Engine>>,
     /// Stops the game's running search.
     pub control: SearchControl,
     /// Counts the search requests and stops of this game: a search whose number is no
@@ -93,10 +95,10 @@ impl Slot {
         }
     }
 
-    fn turn<'a>(&'a self, engine: MutexGuard<'a, Engine>) -> EngineTurn<'a> {
+    fn turn<'a>(&'a self, engine: MutexGuard<'a, Option<Engine>>) -> EngineTurn<'a> {
         self.searching.store(true, Ordering::Relaxed);
         EngineTurn {
-            engine,
+            guard: engine,
             searching: &self.searching,
         }
     }
@@ -104,8 +106,16 @@ impl Slot {
 
 /// The engine of a game for the time of one search.
 pub struct EngineTurn<'a> {
-    pub engine: MutexGuard<'a, Engine>,
+    guard: MutexGuard<'a, Option<Engine>>,
     searching: &'a AtomicBool,
+}
+
+impl EngineTurn<'_> {
+    /// The game's engine, made now if this is its first search.
+    pub fn engine(&mut self) -> &mut Engine {
+        self.guard
+            .get_or_insert_with(|| Engine::new(GAME_HASH_MB, None).0)
+    }
 }
 
 impl Drop for EngineTurn<'_> {
@@ -159,10 +169,9 @@ impl Store {
             }
         }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
-        let (engine, _notes) = Engine::new(GAME_HASH_MB, None);
         let slot = Arc::new(Slot {
             game: Mutex::new(Game::new(id, setup)),
-            engine: Mutex::new(engine),
+            engine: Mutex::new(None),
             control: SearchControl::default(),
             generation: AtomicU64::new(0),
             searching: AtomicBool::new(false),

@@ -22,8 +22,8 @@ const $ = (id) => document.getElementById(id);
 const state = {
   mode: "play",
   games: { play: null, analysis: null },
-  view: 0, // the ply shown
-  flipped: false,
+  views: { play: 0, analysis: 0 }, // the ply shown, on each tab
+  orientations: { play: false, analysis: false }, // whether Black is at the bottom
   selected: null, // a square name
   legalCache: new Map(), // FEN -> legal moves, for earlier positions
   busy: false, // a move or Tarpon's reply is on its way
@@ -33,10 +33,27 @@ const state = {
   analysisFen: null, // the position the shown lines, depth and bar belong to (null: none shown)
   analysisWanted: false, // the Analyse button is on
   analysisTimer: null,
+  // How long one analysis runs: the server's longest, 30 minutes (it stops sooner when the
+  // page goes away).
+  analysisSeconds: 1800,
   review: null, // { points, moves } of the analysis game
   reviewController: null,
   drag: null,
 };
+
+// The ply shown and the orientation are those of the tab shown.
+Object.defineProperty(state, "view", {
+  get: () => state.views[state.mode],
+  set: (ply) => {
+    state.views[state.mode] = ply;
+  },
+});
+Object.defineProperty(state, "flipped", {
+  get: () => state.orientations[state.mode],
+  set: (flipped) => {
+    state.orientations[state.mode] = flipped;
+  },
+});
 
 function game() {
   return state.games[state.mode];
@@ -104,10 +121,10 @@ function showMessage(text, kind) {
 function setGame(mode, data, keepView) {
   const old = state.games[mode];
   state.games[mode] = data;
+  // Each game is shown as it starts: a new one does not keep the last one's orientation.
+  if (!old || old.id !== data.id) state.orientations[mode] = data.human === "black";
+  // A review stays with its game (it is shown while the line it reviewed is).
   if (mode === "analysis" && (!old || old.id !== data.id)) state.review = null;
-  if (mode === "analysis" && old && old.id === data.id && old.pgn !== data.pgn) {
-    state.review = null;
-  }
   if (mode === state.mode) {
     if (!keepView || state.view > data.ply) state.view = data.ply;
     state.clockAt = performance.now();
@@ -115,10 +132,124 @@ function setGame(mode, data, keepView) {
     state.selected = null;
     render();
   }
+  saveState();
+}
+
+// --- Keeping the games over a reload ------------------------------------------------------
+
+// The page keeps, in the browser's storage, each game's number on the server and enough to
+// set it up again (its PGN, the person's colour, the clocks), the tab shown, the ply shown
+// and the boards' orientations. A reload opens the server's games again, or, where the
+// server has dropped them (restarted, or made room), sets them up anew from what was kept.
+const STORAGE_KEY = "tarpon-games";
+
+function keptGame(g) {
+  if (!g) return null;
+  return {
+    id: g.id,
+    mode: g.mode,
+    pgn: g.pgn,
+    human: g.human,
+    status: g.status,
+    clock: g.clock,
+    movetime_ms: g.movetime_ms,
+    elo: g.elo,
+  };
+}
+
+function saveState() {
+  try {
+    const kept = {
+      mode: state.mode,
+      play: keptGame(state.games.play),
+      analysis: keptGame(state.games.analysis),
+      views: state.views,
+      orientations: state.orientations,
+    };
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(kept));
+  } catch {
+    // No storage (a private window may refuse it): a reload starts afresh.
+  }
+}
+
+function loadKept() {
+  try {
+    return JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+// The server's game `kept.id`, or a new one set up from what was kept; null if neither.
+async function reopen(kept) {
+  if (!kept) return null;
+  try {
+    return await api("GET", `games/${kept.id}`);
+  } catch {
+    // Dropped by the server: set up again below.
+  }
+  if (kept.mode === "analysis") {
+    return api("POST", "games", { mode: "analysis", pgn: kept.pgn }).catch(() => null);
+  }
+  if (kept.status !== "playing") return null;
+  const body = { mode: "play", color: kept.human, pgn: kept.pgn };
+  if (kept.clock) {
+    // The clocks as last seen: the running one's time while the page was away is not
+    // known, so that side gets the time it had.
+    body.clock = {
+      minutes: kept.clock.base_ms / 60000,
+      increment: kept.clock.increment_ms / 1000,
+      white_ms: Math.round(kept.clock.white_ms),
+      black_ms: Math.round(kept.clock.black_ms),
+    };
+  } else {
+    body.movetime_ms = kept.movetime_ms;
+  }
+  if (kept.elo) body.elo = kept.elo;
+  return api("POST", "games", body).catch(() => null);
+}
+
+// On load: the kept games, tab, plies shown and orientations, or a new game.
+async function restore() {
+  const kept = loadKept();
+  if (!kept) return newPlayGame();
+  const [play, analysis] = await Promise.all([reopen(kept.play), reopen(kept.analysis)]);
+  const views = kept.views || {};
+  const orientations = kept.orientations || {};
+  for (const [mode, g] of [["play", play], ["analysis", analysis]]) {
+    if (!g) continue;
+    state.games[mode] = g;
+    state.views[mode] = Math.min(g.ply, Number.isInteger(views[mode]) ? views[mode] : g.ply);
+    state.orientations[mode] = Boolean(orientations[mode]);
+  }
+  if (play) state.views.play = play.ply;
+  if (kept.mode === "analysis" && analysis) await setMode("analysis");
+  if (!play) return newPlayGame();
+  render();
+  saveState();
+  if (state.mode === "play") await tarponMovesIfItsTurn();
+}
+// Whether the game against Tarpon is under way: a new game would leave it.
+function gameInProgress() {
+  const g = state.games.play;
+  return Boolean(g && g.status === "playing" && g.ply > 0);
+}
+
+// The "New game" button: asks first when a game is under way.
+async function askNewPlayGame() {
+  if (gameInProgress()) {
+    $("new-game-confirm").hidden = false;
+    return;
+  }
+  await newPlayGame();
 }
 
 async function newPlayGame() {
+  $("new-game-confirm").hidden = true;
   const body = { mode: "play", color: $("color").value };
+  // "Play from here": the position it was asked from, once.
+  if (state.startFen) body.fen = state.startFen;
+  state.startFen = null;
   const [kind, value] = $("time").value.split(":");
   if (kind === "move") {
     body.movetime_ms = Number(value);
@@ -132,7 +263,6 @@ async function newPlayGame() {
   const previous = state.games.play;
   const data = await api("POST", "games", body);
   if (previous) api("DELETE", `games/${previous.id}`).catch(() => {});
-  state.flipped = data.human === "black";
   setGame("play", data);
   showMessage("");
   await tarponMovesIfItsTurn();
@@ -148,15 +278,51 @@ async function newAnalysisGame(body) {
   restartAnalysis();
 }
 
+// The largest request the server takes (its MAX_BODY_BYTES), less room for the JSON around.
+const MAX_PGN_BYTES = 64 * 1024 - 256;
+
+// Loads the pasted PGN's first game (a file of many games is cut to its first).
+async function loadPgn() {
+  const text = $("pgn-input").value;
+  // A game ends where a tag follows its moves after an empty line.
+  const games = text.split(/\r?\n\s*\r?\n(?=\s*\[)/).filter((part) => part.trim());
+  const first = games.length > 1 ? games[0] : text;
+  if (new Blob([first]).size > MAX_PGN_BYTES) {
+    throw new Error("This game's PGN is over 64 KiB, more than Tarpon takes: shorten it.");
+  }
+  await newAnalysisGame({ pgn: first });
+  if (games.length > 1) {
+    showMessage(`The PGN holds ${games.length} games: the first one is loaded.`, "info");
+  }
+}
+
 function tarponToMove(g) {
   return g && g.mode === "play" && g.status === "playing" && g.turn !== g.human;
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function tarponMovesIfItsTurn() {
-  const g = state.games.play;
+  let g = state.games.play;
   if (!tarponToMove(g)) return;
   state.busy = true;
   render();
+  // Already thinking (asked before the page was reloaded): its move is awaited, not asked
+  // for again, which would cut its thinking short.
+  while (g.searching && tarponToMove(g)) {
+    await sleep(300);
+    try {
+      g = await api("GET", `games/${g.id}`);
+    } catch {
+      break;
+    }
+    if (state.games.play && state.games.play.id !== g.id) return;
+  }
+  if (!tarponToMove(g)) {
+    state.busy = false;
+    setGame("play", g);
+    return;
+  }
   try {
     const data = await api("POST", `games/${g.id}/reply`);
     state.busy = false;
@@ -189,7 +355,10 @@ async function sendMove(uci) {
     const data = await api("POST", `games/${g.id}/move`, body);
     state.busy = false;
     showMessage("");
-    setGame(state.mode, data);
+    // On an analysis board the move may join a line that goes on after it: the board
+    // shows the position after the move, not the line's end.
+    if (g.mode === "analysis") state.view = body.at + 1;
+    setGame(state.mode, data, g.mode === "analysis");
     if (state.mode === "play") await tarponMovesIfItsTurn();
     else restartAnalysis();
   } catch (error) {
@@ -251,7 +420,7 @@ function shownLegal() {
 // Whether the person may move on the board now.
 function canMove() {
   const g = game();
-  if (!g || state.busy) return false;
+  if (!g || state.busy || state.editor) return false;
   if (g.mode === "analysis") return true;
   return g.status === "playing" && state.view === g.ply && g.turn === g.human;
 }
@@ -267,16 +436,21 @@ function renderBoard() {
   const board = $("board");
   board.textContent = "";
   if (!g) return;
-  const fen = shownFen();
+  const fen = state.editor ? editorFen() : shownFen();
   const pieces = piecesOf(fen);
   const legal = canMove() ? shownLegal() : [];
   const mover = turnOf(fen) === "white" ? "w" : "b";
   const targets = new Set(
     legal.filter((m) => m.from === state.selected).map((m) => m.to),
   );
+  if (state.selected) {
+    for (const [square, piece] of Object.entries(pieces)) {
+      if (piece[1] === "R" && castlingOnto(legal, state.selected, square)) targets.add(square);
+    }
+  }
   const movable = new Set(legal.map((m) => m.from));
-  const last = state.view > 0 ? g.moves[state.view - 1] : null;
-  const inCheck = g.checks[state.view];
+  const last = state.view > 0 && !state.editor ? g.moves[state.view - 1] : null;
+  const inCheck = state.editor ? null : g.checks[state.view];
   for (let row = 0; row < 8; row++) {
     for (let col = 0; col < 8; col++) {
       const name = squareAt(row, col);
@@ -326,6 +500,8 @@ function chooseSquare(name) {
   const legal = shownLegal();
   const from = state.selected;
   if (from && from !== name) {
+    const castle = castlingOnto(legal, from, name);
+    if (castle) return sendMove(castle.uci);
     const moves = legal.filter((m) => m.from === from && m.to === name);
     if (moves.length > 1 || (moves.length === 1 && moves[0].promotion)) {
       return askPromotion(moves);
@@ -335,11 +511,27 @@ function chooseSquare(name) {
       state.selected = name;
       return render();
     }
-    // Not legal: the server says why, and the page shows it.
-    return sendMove(from + name);
+    // No legal move goes there: the piece is put down where it was, and nothing is sent.
+    state.selected = null;
+    return render();
   }
   state.selected = from === name ? null : legal.some((m) => m.from === name) ? name : null;
   render();
+}
+
+// The castling move of the king on `from` onto its own rook on `to`, as people also
+// castle (the king's destination square works too).
+function castlingOnto(legal, from, to) {
+  const pieces = piecesOf(shownFen());
+  const king = pieces[from];
+  const rook = pieces[to];
+  if (!king || !rook || king[1] !== "K" || rook !== king[0] + "R") return null;
+  const kingSide = to[0] > from[0];
+  return (
+    legal.find(
+      (m) => m.from === from && (kingSide ? /^O-O(?!-O)/.test(m.san) : /^O-O-O/.test(m.san)),
+    ) || null
+  );
 }
 
 function askPromotion(moves) {
@@ -367,19 +559,29 @@ function askPromotion(moves) {
 
 // A click beside the promotion pieces takes the pawn back to where it was.
 function onPromotionClick(event) {
-  if (event.target === $("promotion")) {
-    $("promotion").hidden = true;
-    state.selected = null;
-    render();
-  }
+  if (event.target === $("promotion")) closePromotion();
+}
+
+// Closes the promotion chooser (a click beside it, Escape): the pawn stays where it was.
+function closePromotion() {
+  if ($("promotion").hidden) return;
+  $("promotion").hidden = true;
+  state.selected = null;
+  render();
 }
 
 // Drag and drop with pointer events (mouse, pen and touch alike).
 function onPointerDown(event) {
   const square = event.target.closest(".square");
+  if (square && state.editor && event.button <= 0) {
+    event.preventDefault();
+    editSquare(square.dataset.square);
+    return;
+  }
   if (!square || !canMove() || event.button > 0) return;
   const name = square.dataset.square;
-  if (!square.classList.contains("movable")) {
+  const castling = state.selected && castlingOnto(shownLegal(), state.selected, name);
+  if (!square.classList.contains("movable") || castling) {
     chooseSquare(name);
     return;
   }
@@ -442,6 +644,8 @@ function renderPlayers() {
   ]) {
     const box = $(id);
     let name = color === "white" ? "White" : "Black";
+    // A game read from PGN shows its players' names.
+    if (g && g[color]) name = g[color];
     if (g && g.mode === "play") {
       name = g.human === color ? "You" : g.elo ? `Tarpon (Elo ${g.elo})` : "Tarpon";
     }
@@ -505,52 +709,362 @@ function markClass(mark) {
   return { "?!": "mark-inaccuracy", "?": "mark-mistake", "??": "mark-blunder" }[mark] || "";
 }
 
+// NAGs as people read them; others are written as `$n`.
+const NAG_GLYPHS = {
+  1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 10: "=", 13: "∞",
+  14: "⩲", 15: "⩱", 16: "±", 17: "∓", 18: "+−", 19: "−+",
+};
+
+function nagText(nags) {
+  return (nags || []).map((n) => NAG_GLYPHS[n] || ` $${n}`).join("");
+}
+
+// A comment as shown: the PGN's commands ([%clk ...], [%eval ...]) stay in the PGN only.
+function commentText(comments) {
+  return (comments || [])
+    .map((c) => c.replace(/\[%[^\]]*\]/g, "").trim())
+    .filter(Boolean)
+    .join(" ");
+}
+
+// The review's mark and evaluation of each move of the line it reviewed, by ply; only while
+// the line shown is that line.
+function reviewOf(g) {
+  const review = state.review;
+  if (state.mode !== "analysis" || !review || review.line !== lineKey(g)) return null;
+  return review;
+}
+
+function lineKey(g) {
+  return g.moves.map((m) => m.uci).join(" ");
+}
+
+// Move number and side of the move that makes ply `ply` (1 for the first move).
+function moveNumber(g, ply) {
+  const fields = g.start_fen.split(" ");
+  const offset = fields[1] === "b" ? 1 : 0;
+  const first = Number(fields[5]) || 1;
+  const index = ply - 1 + offset;
+  return { number: first + Math.floor(index / 2), white: index % 2 === 0 };
+}
+
+// The move list: the main line in columns; comments and variations (nested, in
+// parentheses) in rows between its moves. Every move is a button that shows its position.
 function renderMoves() {
   const g = game();
   const box = $("moves");
   box.textContent = "";
   if (!g) return;
-  const startFields = g.start_fen.split(" ");
-  let number = Number(startFields[5]) || 1;
-  const blackFirst = startFields[1] === "b";
-  const marks = state.mode === "analysis" && state.review ? state.review.moves : [];
-  const cells = [];
-  if (blackFirst) cells.push(null);
-  g.moves.forEach((m, i) => cells.push({ m, ply: i + 1, mark: marks[i] && marks[i].mark }));
-  for (let i = 0; i < cells.length; i += 2) {
-    const numberCell = document.createElement("span");
-    numberCell.className = "number";
-    numberCell.textContent = `${number}.`;
-    box.appendChild(numberCell);
-    for (const cell of [cells[i], cells[i + 1]]) {
-      if (!cell) {
-        box.appendChild(document.createElement("span"));
-        continue;
-      }
-      const button = document.createElement("button");
-      button.textContent = cell.m.san + (cell.mark || "");
-      button.dataset.ply = cell.ply;
-      if (cell.mark) button.classList.add(markClass(cell.mark));
-      if (cell.ply === state.view) button.classList.add("current");
-      button.addEventListener("click", () => goTo(cell.ply));
-      box.appendChild(button);
+  const nodes = new Map(g.tree.map((n) => [n.id, n]));
+  const current = state.view > 0 ? g.line[state.view - 1] : 0;
+  const review = reviewOf(g);
+  const onLine = new Map(g.line.map((id, i) => [id, i + 1]));
+  const moveButton = (node) => {
+    const button = document.createElement("button");
+    button.dataset.node = node.id;
+    let text = node.san + nagText(node.nags);
+    const ply = onLine.get(node.id);
+    const judged = review && ply ? review.moves[ply - 1] : null;
+    if (judged && judged.mark) {
+      text = node.san + judged.mark;
+      button.classList.add(markClass(judged.mark));
     }
-    number += 1;
+    button.textContent = text;
+    // The evaluation after the move, drawn by the style sheet beside it.
+    if (review && ply && review.points[ply]) button.dataset.eval = evalText(review.points[ply].eval);
+    if (ply) button.dataset.ply = ply;
+    if (node.id === current) button.classList.add("current");
+    button.addEventListener("click", guarded(() => selectNode(node.id)));
+    return button;
+  };
+  const numberText = (ply, forced) => {
+    const { number, white } = moveNumber(g, ply);
+    return white ? `${number}.` : forced ? `${number}…` : "";
+  };
+  // A variation: the moves from `parent`'s child number `index` on, with their own
+  // comments and variations.
+  const renderLine = (into, parent, index) => {
+    let before = parent;
+    let at = nodes.get(parent).children[index];
+    let first = true;
+    let numberNeeded = true;
+    for (;;) {
+      const node = nodes.get(at);
+      const number = numberText(node.ply, numberNeeded);
+      if (number) into.appendChild(document.createTextNode(number + " "));
+      const before_ = commentText(node.before);
+      if (before_ && first) appendComment(into, before_);
+      into.appendChild(moveButton(node));
+      into.appendChild(document.createTextNode(" "));
+      numberNeeded = false;
+      const comment = commentText(node.comments);
+      if (comment) {
+        appendComment(into, comment);
+        numberNeeded = true;
+      }
+      if (!(first && index > 0)) {
+        const siblings = nodes.get(before).children;
+        for (let i = 1; i < siblings.length; i++) {
+          appendVariation(into, (inner) => renderLine(inner, before, i));
+          numberNeeded = true;
+        }
+      }
+      first = false;
+      if (node.children.length === 0) return;
+      before = at;
+      at = node.children[0];
+    }
+  };
+  // The main line, a row per move number, broken where something is written between.
+  let at = 0;
+  let column = 0; // 0: a row is to start; 1: White's move is in, Black's cell is next
+  const start = nodes.get(0);
+  if (start.children.length > 0) {
+    const opening = commentText(nodes.get(start.children[0]).before);
+    if (opening) appendBranch(box, (row) => appendComment(row, opening));
   }
-  if (g.status === "over") {
+  while (nodes.get(at).children.length > 0) {
+    const node = nodes.get(nodes.get(at).children[0]);
+    const { number, white } = moveNumber(g, node.ply);
+    if (white || column === 0) {
+      if (column === 1) box.appendChild(document.createElement("span"));
+      const numberCell = document.createElement("span");
+      numberCell.className = "number";
+      numberCell.textContent = `${number}.`;
+      box.appendChild(numberCell);
+      if (!white) box.appendChild(ellipsis());
+    }
+    box.appendChild(moveButton(node));
+    column = white ? 1 : 0;
+    const comment = commentText(node.comments);
+    const siblings = nodes.get(at).children;
+    if (comment || siblings.length > 1) {
+      if (column === 1) box.appendChild(ellipsis());
+      column = 0;
+      appendBranch(box, (row) => {
+        if (comment) appendComment(row, comment);
+        for (let i = 1; i < siblings.length; i++) {
+          appendVariation(row, (inner) => renderLine(inner, at, i));
+        }
+      });
+    }
+    at = node.id;
+  }
+  if (column === 1) box.appendChild(document.createElement("span"));
+  if (g.status === "over" || (g.mode === "analysis" && g.result !== "*")) {
     const result = document.createElement("div");
     result.className = "result";
     result.textContent = g.result;
     box.appendChild(result);
   }
-  const current = box.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  renderVariationTools(g, nodes, current);
+  const shown = box.querySelector(".current");
+  if (shown) scrollIntoBox(box, shown);
+}
+
+function ellipsis() {
+  const cell = document.createElement("span");
+  cell.className = "ellipsis";
+  cell.textContent = "…";
+  return cell;
+}
+
+function appendComment(into, text) {
+  const span = document.createElement("span");
+  span.className = "comment";
+  span.textContent = text + " ";
+  into.appendChild(span);
+}
+
+function appendBranch(box, fill) {
+  const row = document.createElement("div");
+  row.className = "branch";
+  fill(row);
+  box.appendChild(row);
+}
+
+function appendVariation(into, fill) {
+  const span = document.createElement("span");
+  span.className = "variation";
+  fill(span);
+  into.appendChild(span);
+}
+
+// Promote and delete act on the move shown: promote where it lies in a variation.
+function renderVariationTools(g, nodes, current) {
+  const analysis = g.mode === "analysis";
+  let inVariation = false;
+  for (let id = current; id !== 0; id = nodes.get(id).parent) {
+    if (nodes.get(nodes.get(id).parent).children[0] !== id) inVariation = true;
+  }
+  $("variation-tools").hidden = !analysis;
+  $("promote-variation").disabled = !analysis || !inVariation;
+  $("delete-variation").disabled = !analysis || current === 0;
+}
+
+// Shows the position after node `id`: on the line shown, a step; elsewhere in the tree,
+// the line through it, asked of the server.
+async function selectNode(id) {
+  const g = game();
+  const index = g.line.indexOf(id);
+  if (id === 0) return goTo(0);
+  if (index >= 0) return goTo(index + 1);
+  const node = g.tree.find((n) => n.id === id);
+  const data = await api("POST", `games/${g.id}/line`, { node: id });
+  state.view = node.ply;
+  setGame(g.mode, data, true);
+  restartAnalysis();
+}
+
+async function changeVariation(action) {
+  const g = state.games.analysis;
+  const current = state.view > 0 ? g.line[state.view - 1] : 0;
+  if (!current) return;
+  const data = await api("POST", `games/${g.id}/variation`, { node: current, action });
+  if (action === "delete") state.view = state.view - 1;
+  setGame("analysis", data, true);
+  restartAnalysis();
+}
+
+// Scrolls `box` (not the page) so that `element` inside it is seen.
+function scrollIntoBox(box, element) {
+  const boxRect = box.getBoundingClientRect();
+  const rect = element.getBoundingClientRect();
+  if (rect.top < boxRect.top) box.scrollTop -= boxRect.top - rect.top;
+  else if (rect.bottom > boxRect.bottom) box.scrollTop += rect.bottom - boxRect.bottom;
 }
 
 function renderPgn() {
   const g = game();
   $("pgn-output").value = g ? g.pgn : "";
   $("download-pgn").href = g ? `/api/games/${g.id}/pgn` : "#";
+}
+
+// --- The FEN, the board editor, playing from a position -----------------------------------
+
+async function copyFen() {
+  const text = $("fen-shown").value;
+  try {
+    await navigator.clipboard.writeText(text);
+    showMessage("The FEN is copied.", "info");
+  } catch {
+    $("fen-shown").select();
+    showMessage("Press Ctrl+C to copy the selected FEN.", "info");
+  }
+}
+
+const EDITOR_PIECES = ["wK", "wQ", "wR", "wB", "wN", "wP", "bK", "bQ", "bR", "bB", "bN", "bP"];
+const START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+
+// Opens the editor on the position shown.
+function openEditor() {
+  stopAnalysis();
+  const fields = (game() ? shownFen() : START_PLACEMENT + " w KQkq - 0 1").split(" ");
+  state.editor = { pieces: piecesOf(fields[0]), brush: "wP" };
+  $("editor-turn").value = fields[1] === "b" ? "b" : "w";
+  for (const right of "KQkq") $(`castle-${right}`).checked = fields[2].includes(right);
+  $("editor").hidden = false;
+  $("edit-board").hidden = true;
+  renderPalette();
+  render();
+}
+
+function closeEditor() {
+  state.editor = null;
+  $("editor").hidden = true;
+  $("edit-board").hidden = false;
+  render();
+}
+
+function renderPalette() {
+  const palette = $("editor-palette");
+  palette.textContent = "";
+  for (const piece of [...EDITOR_PIECES, ""]) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.piece = piece;
+    button.title = piece ? `Put ${piece[0] === "w" ? "a white" : "a black"} ${PIECE_WORDS[piece[1]]}` : "Remove pieces";
+    if (piece) {
+      const img = document.createElement("img");
+      img.src = `/pieces/${piece}.svg`;
+      img.alt = piece;
+      button.appendChild(img);
+    } else {
+      button.textContent = "✕";
+    }
+    if (state.editor.brush === piece) button.classList.add("chosen");
+    button.addEventListener("click", () => {
+      state.editor.brush = piece;
+      renderPalette();
+    });
+    palette.appendChild(button);
+  }
+}
+
+const PIECE_WORDS = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
+
+// A click on a square: the chosen piece goes there (the same piece again removes it).
+function editSquare(name) {
+  const editor = state.editor;
+  if (!editor.brush || editor.pieces[name] === editor.brush) delete editor.pieces[name];
+  else editor.pieces[name] = editor.brush;
+  render();
+}
+
+// The editor's position as a FEN; castling rights only where king and rook stand ready.
+function editorFen() {
+  const editor = state.editor;
+  const rows = [];
+  for (let rank = 8; rank >= 1; rank--) {
+    let row = "";
+    let empty = 0;
+    for (const file of FILES) {
+      const piece = editor.pieces[file + rank];
+      if (!piece) {
+        empty += 1;
+        continue;
+      }
+      if (empty) row += empty;
+      empty = 0;
+      const letter = piece[1] === "P" ? "p" : piece[1].toLowerCase();
+      row += piece[0] === "w" ? letter.toUpperCase() : letter;
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  const ready = { K: ["e1", "wK", "h1", "wR"], Q: ["e1", "wK", "a1", "wR"], k: ["e8", "bK", "h8", "bR"], q: ["e8", "bK", "a8", "bR"] };
+  let castling = "";
+  for (const right of "KQkq") {
+    const [kingAt, king, rookAt, rook] = ready[right];
+    if ($(`castle-${right}`).checked && editor.pieces[kingAt] === king && editor.pieces[rookAt] === rook) {
+      castling += right;
+    }
+  }
+  return `${rows.join("/")} ${$("editor-turn").value} ${castling || "-"} - 0 1`;
+}
+
+function setEditorPlacement(placement) {
+  state.editor.pieces = piecesOf(placement + " w - - 0 1");
+  render();
+}
+
+// The editor's position on a new analysis board; the server judges it (a king missing, a
+// pawn on the last rank: refused with its reason, and the editor stays open).
+async function analyseEdited() {
+  const fen = editorFen();
+  await newAnalysisGame({ fen });
+  closeEditor();
+}
+
+// A game against Tarpon from the position shown (or the editor's), the person taking the
+// side to move, with the time and strength chosen in the Play tab.
+async function playFromHere() {
+  const fen = state.editor ? editorFen() : shownFen();
+  state.startFen = fen;
+  $("color").value = fen.split(" ")[1] === "b" ? "black" : "white";
+  if (state.editor) closeEditor();
+  await setMode("play");
+  await askNewPlayGame();
 }
 
 async function copyPgn() {
@@ -597,6 +1111,7 @@ function analysedFen() {
 // with no number until the new position's analysis speaks.
 function clearAnalysisPanel() {
   state.analysisFen = null;
+  drawArrows([]);
   $("lines").textContent = "";
   $("depth").textContent = "depth –";
   $("nps").textContent = "– kn/s";
@@ -617,7 +1132,7 @@ function stopAnalysis() {
 }
 
 function restartAnalysis() {
-  if (!state.analysisWanted || state.mode !== "analysis") return;
+  if (!state.analysisWanted || state.mode !== "analysis" || state.reviewing) return;
   stopAnalysis();
   state.analysisTimer = setTimeout(startAnalysis, ANALYSIS_DELAY_MS);
 }
@@ -633,7 +1148,7 @@ async function startAnalysis() {
   const lines = $("lines-count").value;
   try {
     const response = await openStream(
-      `games/${g.id}/analysis?ply=${state.view}&lines=${lines}`,
+      `games/${g.id}/analysis?ply=${state.view}&lines=${lines}&seconds=${state.analysisSeconds}`,
       controller.signal,
     );
     await readEvents(response, (name, data) => {
@@ -643,7 +1158,13 @@ async function startAnalysis() {
       if (name === "info") showInfo(data, run.fen);
       if (name === "done") {
         state.analysisFen = run.fen;
-        $("depth").textContent += " (finished)";
+        $("depth").textContent += data.limit ? " (time limit reached)" : " (finished)";
+        // At its time limit the analysis is over: the button says so, and a change of
+        // position no longer starts one until asked.
+        if (data.limit) state.analysisWanted = false;
+        state.analysis = null;
+        controller.abort();
+        renderAnalysisButton();
       }
     });
   } catch (error) {
@@ -669,10 +1190,82 @@ function showInfo(data, fen) {
     value.className = "eval";
     value.textContent = evalText(line.eval);
     item.appendChild(value);
-    item.appendChild(document.createTextNode(line.san));
+    // Each move of the line is a button: a click plays the line up to it on the board.
+    let index = 0;
+    line.san.split(" ").forEach((word, i) => {
+      if (i > 0) item.appendChild(document.createTextNode(" "));
+      if (/^\d+\.(\.\.)?$/.test(word)) {
+        item.appendChild(document.createTextNode(word));
+        return;
+      }
+      const moves = line.moves.slice(0, index + 1);
+      const move = document.createElement("span");
+      move.className = "line-move";
+      move.textContent = word;
+      move.dataset.index = index;
+      move.title = "Play the line up to here";
+      move.addEventListener("click", guarded(() => playLine(fen, moves)));
+      item.appendChild(move);
+      index += 1;
+    });
     list.appendChild(item);
   }
   if (data.lines.length > 0) setEvalBar(data.lines[0].eval);
+  drawArrows(data.lines.map((line) => line.moves[0]).filter(Boolean));
+}
+
+// Plays `moves` (UCI) from the position `fen` shown, one after another, as the person's
+// moves on the analysis board (a new variation where the game went otherwise).
+async function playLine(fen, moves) {
+  const g = state.games.analysis;
+  if (!g || analysedFen() !== fen) return;
+  let data = g;
+  let at = state.view;
+  for (const uci of moves) {
+    data = await api("POST", `games/${g.id}/move`, { move: uci, at });
+    at += 1;
+  }
+  state.view = at;
+  setGame("analysis", data, true);
+  restartAnalysis();
+}
+
+// The engine lines' first moves as arrows on the board, the best line's boldest.
+function drawArrows(ucis) {
+  state.arrows = ucis;
+  const svg = $("arrows");
+  svg.textContent = "";
+  const centre = (square) => {
+    const file = FILES.indexOf(square[0]);
+    const rank = Number(square[1]);
+    const x = state.flipped ? 7 - file : file;
+    const y = state.flipped ? rank - 1 : 8 - rank;
+    return [x + 0.5, y + 0.5];
+  };
+  const defs = svgElement("defs", {});
+  ucis.forEach((uci, i) => {
+    const marker = svgElement("marker", {
+      id: `arrow-head-${i}`, markerWidth: 4, markerHeight: 4, refX: 2.2, refY: 2, orient: "auto",
+      markerUnits: "strokeWidth",
+    });
+    marker.appendChild(svgElement("path", { d: "M0,0 L4,2 L0,4 z", class: `arrow-head-${i}` }));
+    defs.appendChild(marker);
+  });
+  svg.appendChild(defs);
+  ucis.forEach((uci, i) => {
+    const [x1, y1] = centre(uci.slice(0, 2));
+    const [x2, y2] = centre(uci.slice(2, 4));
+    // The line stops short of the target's centre so that the head ends there.
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    const cut = Math.min(0.35, length / 2);
+    const ex = x2 - ((x2 - x1) / length) * cut;
+    const ey = y2 - ((y2 - y1) / length) * cut;
+    const arrow = svgElement("line", {
+      x1, y1, x2: ex, y2: ey, class: `arrow arrow-${i}`, "marker-end": `url(#arrow-head-${i})`,
+    });
+    arrow.dataset.uci = uci;
+    svg.appendChild(arrow);
+  });
 }
 
 function renderAnalysisButton() {
@@ -707,16 +1300,22 @@ async function reviewGame() {
   if (state.reviewController) state.reviewController.abort();
   const controller = new AbortController();
   state.reviewController = controller;
-  const wasAnalysing = state.analysisWanted;
   $("review-progress").textContent = "Reviewing…";
-  if (wasAnalysing) await toggleAnalysis();
+  // The review and the live analysis share the game's engine: the analysis pauses while
+  // the review runs, and goes on after it.
+  state.reviewing = true;
+  const reviewedLine = lineKey(g);
+  if (state.analysis) {
+    stopAnalysis();
+    await api("POST", `games/${g.id}/stop`).catch(() => {});
+  }
   try {
     const response = await openStream(`games/${g.id}/review`, controller.signal);
     await readEvents(response, (name, data) => {
       if (name === "progress") {
         $("review-progress").textContent = `Reviewing: position ${data.ply + 1} of ${data.of + 1}`;
       } else if (name === "review") {
-        state.review = data;
+        state.review = Object.assign(data, { line: reviewedLine });
         $("review-progress").textContent = "";
         render();
       } else if (name === "done" && data.stopped) {
@@ -728,6 +1327,8 @@ async function reviewGame() {
     $("review-progress").textContent = "";
   }
   state.reviewController = null;
+  state.reviewing = false;
+  restartAnalysis();
 }
 
 function svgElement(name, attributes) {
@@ -741,7 +1342,7 @@ function renderGraph() {
   const review = state.review;
   const g = state.games.analysis;
   graph.textContent = "";
-  const shown = Boolean(state.mode === "analysis" && review && g);
+  const shown = Boolean(state.mode === "analysis" && g && reviewOf(g));
   // An <svg> has no `hidden` property: the attribute itself is set.
   graph.toggleAttribute("hidden", !shown);
   const summary = $("review-summary");
@@ -782,9 +1383,53 @@ function renderGraph() {
     dot.appendChild(svgElement("title", {})).textContent = `${move.san}${move.mark}`;
     graph.appendChild(dot);
   }
-  const side = (name, counts) =>
-    `${name}: ${counts.inaccuracies} inaccuracies (?!), ${counts.mistakes} mistakes (?), ${counts.blunders} blunders (??)`;
-  summary.textContent = `${side("White", review.summary.white)}. ${side("Black", review.summary.black)}.`;
+  const marks = (counts) =>
+    `${count(counts.inaccuracies, "inaccuracy", "inaccuracies")} (?!), ` +
+    `${count(counts.mistakes, "mistake", "mistakes")} (?), ${count(counts.blunders, "blunder", "blunders")} (??)`;
+  summary.textContent = "";
+  for (const [name, counts] of [["White", review.summary.white], ["Black", review.summary.black]]) {
+    const line = document.createElement("div");
+    line.className = "summary-side";
+    const figures = counts.moves
+      ? `accuracy ${counts.accuracy.toFixed(1)}%, average centipawn loss ${counts.acpl}; `
+      : "";
+    line.textContent = `${name}: ${figures}${marks(counts)}.`;
+    summary.appendChild(line);
+  }
+}
+
+// "1 blunder", "2 blunders", "0 blunders".
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// The ply under the pointer on the graph.
+function graphPly(event) {
+  const box = $("graph").getBoundingClientRect();
+  const last = state.review.points.length - 1;
+  return Math.max(0, Math.min(last, Math.round(((event.clientX - box.left) / box.width) * last)));
+}
+
+// Hovering the graph: the move there and its evaluation, in a tip above the pointer.
+function onGraphHover(event) {
+  const tip = $("graph-tip");
+  const g = state.games.analysis;
+  if (!state.review || !g) return;
+  const ply = graphPly(event);
+  const point = state.review.points[ply];
+  const judged = ply > 0 ? state.review.moves[ply - 1] : null;
+  let text = "Start";
+  if (judged) {
+    const { number, white } = moveNumber(g, ply);
+    text = `${number}${white ? "." : "…"} ${judged.san}${judged.mark || ""}`;
+    if (judged.best) text += ` (best ${judged.best})`;
+  }
+  tip.textContent = `${text}  ${evalText(point.eval)}`;
+  const box = $("graph").getBoundingClientRect();
+  const holder = tip.parentElement.getBoundingClientRect();
+  tip.style.left = `${event.clientX - holder.left}px`;
+  tip.style.top = `${box.top - holder.top}px`;
+  tip.hidden = false;
 }
 
 function onGraphClick(event) {
@@ -804,6 +1449,7 @@ function goTo(ply) {
   if (clamped === state.view) return;
   state.view = clamped;
   state.selected = null;
+  saveState();
   $("promotion").hidden = true;
   render();
   restartAnalysis();
@@ -811,20 +1457,22 @@ function goTo(ply) {
 
 async function setMode(mode) {
   if (mode === state.mode) return;
+  if (state.editor) closeEditor();
   if (state.mode === "analysis") stopAnalysis();
   state.mode = mode;
   $("tab-play").setAttribute("aria-selected", String(mode === "play"));
   $("tab-analyse").setAttribute("aria-selected", String(mode === "analysis"));
-  $("play-panel").hidden = mode !== "play";
-  $("analyse-panel").hidden = mode !== "analysis";
+  $("play-panel").hidden = $("play-forms").hidden = mode !== "play";
+  $("analyse-panel").hidden = $("analyse-forms").hidden = mode !== "analysis";
   $("evalbar").hidden = mode !== "analysis";
   showMessage("");
   if (mode === "analysis" && !state.games.analysis) {
     await newAnalysisGame({});
   }
   const g = game();
-  if (g) state.view = g.ply;
+  if (g) state.view = Math.min(state.view, g.ply);
   render();
+  saveState();
   restartAnalysis();
 }
 
@@ -861,16 +1509,27 @@ function render() {
   renderMoves();
   renderPgn();
   renderGraph();
+  $("fen-shown").value = g ? (state.editor ? editorFen() : shownFen()) : "";
   $("evalbar").classList.toggle("flipped", state.flipped);
+  drawArrows(state.arrows || []);
   const playing = g && g.mode === "play" && g.status === "playing";
   $("resign").disabled = !playing || state.busy;
-  $("takeback").disabled = !g || g.mode !== "play" || state.busy || g.ply === 0;
+  // A finished game stays finished: the server refuses its takeback too.
+  $("takeback").disabled = !playing || state.busy || g.ply === 0;
+  if (!playing) $("resign-confirm").hidden = true;
+  $("abort").hidden = !(playing && g.can_abort);
+  $("offer-draw").disabled = !playing || state.busy || g.turn !== g.human;
+  $("resign").hidden = !$("resign-confirm").hidden;
   $("first").disabled = $("back").disabled = !g || state.view === 0;
   $("forward").disabled = $("last").disabled = !g || state.view === g.ply;
 }
 
 function onKey(event) {
   if (event.target.matches("input, textarea, select")) return;
+  if (event.key === "Escape") {
+    closePromotion();
+    return;
+  }
   const g = game();
   if (!g) return;
   const keys = {
@@ -889,6 +1548,7 @@ function onKey(event) {
 function flip() {
   state.flipped = !state.flipped;
   render();
+  saveState();
 }
 
 // Runs an action of a button or form, showing any error it ends with.
@@ -912,18 +1572,55 @@ function init() {
   window.addEventListener("keydown", onKey);
   $("tab-play").addEventListener("click", guarded(() => setMode("play")));
   $("tab-analyse").addEventListener("click", guarded(() => setMode("analysis")));
-  $("new-game").addEventListener("submit", guarded(newPlayGame));
+  $("new-game").addEventListener("submit", guarded(askNewPlayGame));
+  $("new-game-yes").addEventListener("click", guarded(newPlayGame));
+  $("new-game-no").addEventListener("click", () => {
+    $("new-game-confirm").hidden = true;
+    state.startFen = null;
+  });
   $("takeback").addEventListener(
     "click",
     guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/takeback`))),
   );
-  $("resign").addEventListener(
+  // Resigning asks first, in the page: "Resign? Yes / No".
+  $("resign").addEventListener("click", () => {
+    $("resign-confirm").hidden = false;
+    render();
+  });
+  $("abort").addEventListener(
     "click",
-    guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/resign`))),
+    guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/abort`))),
+  );
+  $("offer-draw").addEventListener(
+    "click",
+    guarded(async () => {
+      state.busy = true;
+      render();
+      try {
+        const answer = await api("POST", `games/${state.games.play.id}/draw`);
+        state.busy = false;
+        setGame("play", answer.game, true);
+        if (!answer.accepted) showMessage("Tarpon declines the draw: play on.", "info");
+      } finally {
+        state.busy = false;
+        render();
+      }
+    }),
+  );
+  $("resign-no").addEventListener("click", () => {
+    $("resign-confirm").hidden = true;
+    render();
+  });
+  $("resign-yes").addEventListener(
+    "click",
+    guarded(async () => {
+      $("resign-confirm").hidden = true;
+      setGame("play", await api("POST", `games/${state.games.play.id}/resign`));
+    }),
   );
   $("analyse-game").addEventListener("click", guarded(analysePlayedGame));
   $("fen-form").addEventListener("submit", guarded(() => newAnalysisGame({ fen: $("fen-input").value.trim() })));
-  $("pgn-form").addEventListener("submit", guarded(() => newAnalysisGame({ pgn: $("pgn-input").value })));
+  $("pgn-form").addEventListener("submit", guarded(loadPgn));
   $("analyse-toggle").addEventListener("click", guarded(toggleAnalysis));
   $("lines-count").addEventListener("change", () => restartAnalysis());
   $("takeback-analysis").addEventListener(
@@ -935,14 +1632,31 @@ function init() {
   );
   $("review").addEventListener("click", guarded(reviewGame));
   $("graph").addEventListener("click", onGraphClick);
+  $("graph").addEventListener("mousemove", onGraphHover);
+  $("graph").addEventListener("mouseleave", () => {
+    $("graph-tip").hidden = true;
+  });
   $("copy-pgn").addEventListener("click", guarded(copyPgn));
+  $("copy-fen").addEventListener("click", guarded(copyFen));
+  $("edit-board").addEventListener("click", openEditor);
+  $("editor-cancel").addEventListener("click", closeEditor);
+  $("editor-start").addEventListener("click", () => setEditorPlacement(START_PLACEMENT));
+  $("editor-clear").addEventListener("click", () => setEditorPlacement("8/8/8/8/8/8/8/8"));
+  $("editor-analyse").addEventListener("click", guarded(analyseEdited));
+  $("editor-play").addEventListener("click", guarded(playFromHere));
+  $("play-from-here").addEventListener("click", guarded(playFromHere));
+  for (const id of ["editor-turn", "castle-K", "castle-Q", "castle-k", "castle-q"]) {
+    $(id).addEventListener("change", render);
+  }
+  $("promote-variation").addEventListener("click", guarded(() => changeVariation("promote")));
+  $("delete-variation").addEventListener("click", guarded(() => changeVariation("delete")));
   $("first").addEventListener("click", () => goTo(0));
   $("back").addEventListener("click", () => goTo(state.view - 1));
   $("forward").addEventListener("click", () => goTo(state.view + 1));
   $("last").addEventListener("click", () => goTo(game() ? game().ply : 0));
   $("flip").addEventListener("click", flip);
   setInterval(tick, CLOCK_TICK_MS);
-  guarded(newPlayGame)();
+  guarded(restore)();
 }
 
 document.addEventListener("DOMContentLoaded", init);
