@@ -283,13 +283,13 @@ impl Board {
         };
         let mut attacked = Bitboard(pawn_targets) | king_attacks(self.king_square(by));
         for sq in self.pieces(by, PieceType::Knight) {
-            attacked = attacked | knight_attacks(sq);
+            attacked |= knight_attacks(sq);
         }
         for sq in self.diagonal_sliders(by) {
-            attacked = attacked | bishop_attacks(sq, occupied);
+            attacked |= bishop_attacks(sq, occupied);
         }
         for sq in self.straight_sliders(by) {
-            attacked = attacked | rook_attacks(sq, occupied);
+            attacked |= rook_attacks(sq, occupied);
         }
         attacked
     }
