@@ -650,3 +650,96 @@ fn a_killed_run_loses_only_the_games_in_progress() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The back rank of `color` in `board` as FEN letters of that colour's pieces, a-file first
+/// (`.` for an empty square).
+fn back_rank(board: &Board, color: Color) -> String {
+    let rank = if color == Color::White { 0 } else { 7 };
+    (0..8)
+        .map(|file| match board.piece_on(Square::new(rank * 8 + file)) {
+            Some(p) if p.color() == color => p.kind().char().to_ascii_uppercase(),
+            _ => '.',
+        })
+        .collect()
+}
+
+#[test]
+fn chess960_starts_make_legal_games_of_either_kind() {
+    let dir = common::temp_dir("chess960");
+    let play = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "-o",
+            out.to_str().unwrap(),
+            "--games",
+            "6",
+            "--nodes",
+            "300",
+            "--seed",
+            "960",
+        ];
+        args.extend_from_slice(extra);
+        let (ok, stdout, stderr) = datagen(&args);
+        assert!(ok, "{stdout}{stderr}");
+        // Replaying checks every move is legal in the game's own rules.
+        let shard = tarpon::learn::games::read(&out).unwrap();
+        assert_eq!(shard.games.len(), 6);
+        assert!(shard.damage.is_none());
+        (stdout, shard.games)
+    };
+    // Every game from a double Chess960 start: the sides' back ranks differ in some game,
+    // and none is the normal one in every game.
+    let (stdout, games) = play(
+        "double.games",
+        &["--chess960", "100", "--random-plies", "0"],
+    );
+    assert!(stdout.contains("100% double Chess960 starts"), "{stdout}");
+    assert!(games.iter().all(|g| g.start.is_chess960()));
+    assert!(
+        games
+            .iter()
+            .any(|g| back_rank(&g.start, Color::White) != back_rank(&g.start, Color::Black)),
+        "double Chess960 gives each side its own back rank"
+    );
+    assert!(
+        games
+            .iter()
+            .any(|g| back_rank(&g.start, Color::White) != "RNBQKBNR")
+    );
+    // Mirrored: both sides the same in every game.
+    let (_, games) = play(
+        "mirrored.games",
+        &[
+            "--chess960",
+            "100",
+            "--chess960-mirrored",
+            "--random-plies",
+            "0",
+        ],
+    );
+    for g in &games {
+        assert!(g.start.is_chess960());
+        assert_eq!(
+            back_rank(&g.start, Color::White),
+            back_rank(&g.start, Color::Black)
+        );
+    }
+    // None asked for: standard starts.
+    let (_, games) = play("none.games", &["--random-plies", "2"]);
+    assert!(games.iter().all(|g| !g.start.is_chess960()));
+    // A share beyond 100 % and a mirrored option without a share are refused by name.
+    for (args, expected) in [
+        (vec!["--chess960", "101"], "--chess960"),
+        (vec!["--chess960", "half"], "--chess960"),
+        (vec!["--chess960-mirrored"], "--chess960"),
+    ] {
+        let out = dir.join("bad.games");
+        let mut all = vec!["-o", out.to_str().unwrap()];
+        all.extend_from_slice(&args);
+        let (ok, _, stderr) = datagen(&all);
+        assert!(!ok, "{args:?} succeeded");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!out.exists());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

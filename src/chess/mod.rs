@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod chess960;
 pub mod fen;
 pub mod magics;
 pub mod movegen;

@@ -12,7 +12,8 @@
 //! # A game
 //!
 //! 1. **Opening.** From the start position, or from a random line of the `--book` file,
-//!    play `random_plies` or `random_plies + 1` random legal moves (chosen at random, so
+//!    or, for `chess960_percent` of the games, from a random Chess960 start (with
+//!    `double_chess960`, each side's back rank drawn on its own), play `random_plies` or `random_plies + 1` random legal moves (chosen at random, so
 //!    that either side can be the first to move in the real game; none when
 //!    `random_plies` is 0). The opening is thrown away and another one drawn when the game
 //!    is already over, or when a search of the position (same node limit) scores it beyond
@@ -55,7 +56,7 @@
 use super::bulletformat::{self, GameResult};
 use super::games::{self, ShardWriter};
 use crate::chess::movegen::legal_moves;
-use crate::chess::{Board, Color, Move, Outcome, Position, fen};
+use crate::chess::{Board, Color, Move, Outcome, Position, chess960, fen};
 use crate::eval::nnue::Net;
 use crate::rng::SplitMix64;
 use crate::search::history::Histories;
@@ -136,6 +137,11 @@ pub struct Options {
     pub hash_mb: usize,
     pub book: Option<PathBuf>,
     pub random_plies: u32,
+    /// The share of games, in percent, that start from a Chess960 position instead of the
+    /// book or the start position (then the random plies, as for any game).
+    pub chess960_percent: u32,
+    /// Those Chess960 starts give each side its own back rank (double Chess960).
+    pub double_chess960: bool,
     pub opening_max_score: i32,
     pub seed: u64,
     pub adjudication: Adjudication,
@@ -157,6 +163,8 @@ impl Default for Options {
             hash_mb: 16,
             book: None,
             random_plies: 8,
+            chess960_percent: 0,
+            double_chess960: true,
             opening_max_score: 500,
             seed: 0,
             adjudication: Adjudication::default(),
@@ -169,7 +177,7 @@ impl Default for Options {
 /// `tarpon datagen`'s arguments; the defaults are [`Options::default`]'s.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  tarpon datagen --output $TARPON_DATA/games --nnue embedded --threads 2   # a new shard there\n  tarpon datagen --output run1.games --games 1000 --nodes 5000\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
+    after_help = "Examples:\n  tarpon datagen --output $TARPON_DATA/games --nnue embedded --threads 2   # a new shard there\n  tarpon datagen --output run1.games --games 1000 --nodes 5000\n  tarpon datagen --output data.bin --book openings.epd --random-plies 2 --seed 7\n  tarpon datagen --output data.bin --append --seed 8\n  tarpon datagen --output $TARPON_DATA/games --nnue embedded --chess960 20   # a fifth of the games from double Chess960 starts\n\nCtrl-C stops early: the games in progress are dropped, every finished game is in the file."
 )]
 pub struct DatagenArgs {
     /// Output: a directory (a new game shard is made in it), a new .games shard, or a
@@ -200,6 +208,13 @@ pub struct DatagenArgs {
     /// Random plies from the start position or book line: N or N+1, chosen at random (0: none)
     #[arg(long, value_name = "N", default_value_t = Options::default().random_plies, value_parser = clap::value_parser!(u32).range(0..=100))]
     random_plies: u32,
+    /// Share of games, in percent, that start from a random Chess960 position instead of the
+    /// book or the start position, each side's back rank drawn on its own (double Chess960)
+    #[arg(long, value_name = "PERCENT", default_value_t = Options::default().chess960_percent, value_parser = clap::value_parser!(u32).range(0..=100))]
+    chess960: u32,
+    /// The Chess960 starts give both sides the same back rank, as in a Chess960 game
+    #[arg(long, requires = "chess960")]
+    chess960_mirrored: bool,
     /// Draw another opening when a search scores it beyond this (centipawns)
     #[arg(long, value_name = "CP", default_value_t = Options::default().opening_max_score, value_parser = clap::value_parser!(i32).range(0..=32000))]
     opening_max_score: i32,
@@ -250,6 +265,8 @@ impl TryFrom<DatagenArgs> for Options {
             hash_mb: args.hash as usize,
             book: args.book,
             random_plies: args.random_plies,
+            chess960_percent: args.chess960,
+            double_chess960: !args.chess960_mirrored,
             opening_max_score: args.opening_max_score,
             seed,
             adjudication: Adjudication {
@@ -304,11 +321,16 @@ fn run_until_interrupted(options: &Options) -> std::process::ExitCode {
         eprintln!("warning: cannot catch Ctrl-C ({e}): it will end the run at once");
     }
     crate::outln!(
-        "datagen: {} games, {} nodes per move, {} thread(s), {} random plies, seed {}, evaluation {}, output {}",
+        "datagen: {} games, {} nodes per move, {} thread(s), {} random plies{}, seed {}, evaluation {}, output {}",
         options.games,
         options.nodes,
         options.threads,
         options.random_plies,
+        match (options.chess960_percent, options.double_chess960) {
+            (0, _) => String::new(),
+            (p, true) => format!(", {p}% double Chess960 starts"),
+            (p, false) => format!(", {p}% Chess960 starts"),
+        },
         options.seed,
         options
             .nnue
@@ -373,6 +395,8 @@ pub enum DatagenError {
     AppendGames,
     /// No random plies and a single start position: every game would be the same.
     SameGames,
+    /// A Chess960 share beyond 100 %.
+    Chess960Percent(u32),
 }
 
 impl fmt::Display for DatagenError {
@@ -409,6 +433,10 @@ impl fmt::Display for DatagenError {
                 f,
                 "with --random-plies 0 and a single start position every game is the same \
                  (the search is deterministic): use random plies or a --book of several positions"
+            ),
+            Chess960Percent(percent) => write!(
+                f,
+                "--chess960 {percent}: the share of Chess960 starts is a percentage, 0 to 100"
             ),
             AppendGames => write!(
                 f,
@@ -727,7 +755,14 @@ fn open_records(options: &Options) -> Result<File, DatagenError> {
 pub fn run(options: &Options, control: &SearchControl) -> Result<Summary, DatagenError> {
     let book = options.book.as_ref().map(read_book).transpose()?;
     let start_positions = book.as_ref().map_or(1, Vec::len);
-    if options.random_plies == 0 && start_positions == 1 && options.games > 1 {
+    if options.chess960_percent > 100 {
+        return Err(DatagenError::Chess960Percent(options.chess960_percent));
+    }
+    if options.random_plies == 0
+        && start_positions == 1
+        && options.chess960_percent == 0
+        && options.games > 1
+    {
         return Err(DatagenError::SameGames);
     }
     let (writer, path) = open_output(options)?;
@@ -921,9 +956,23 @@ fn opening(
 ) -> Result<Option<Position>, DatagenError> {
     let options = shared.options;
     for _ in 0..MAX_OPENING_TRIES {
-        let mut pos = match &shared.book {
-            Some(book) => Position::from_board(book[rng.below(book.len() as u64) as usize]),
-            None => Position::startpos(),
+        // (No draw from the generator unless Chess960 starts are asked for, so that the
+        // games of a run without them stay the same as before they existed.)
+        let chess960 =
+            options.chess960_percent > 0 && rng.below(100) < u64::from(options.chess960_percent);
+        let mut pos = if chess960 {
+            let white = rng.below(u64::from(chess960::POSITIONS)) as u16;
+            let black = if options.double_chess960 {
+                rng.below(u64::from(chess960::POSITIONS)) as u16
+            } else {
+                white
+            };
+            Position::from_board(chess960::start_position(white, black))
+        } else {
+            match &shared.book {
+                Some(book) => Position::from_board(book[rng.below(book.len() as u64) as usize]),
+                None => Position::startpos(),
+            }
         };
         let plies = match options.random_plies {
             0 => 0,
