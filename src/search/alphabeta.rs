@@ -470,15 +470,7 @@ impl Searcher<'_> {
             } else {
                 picker.threats(&self.pos)
             };
-            self.reward_cutoff(
-                ply,
-                depth,
-                best_move,
-                threats,
-                &quiets_tried,
-                &noisy_tried,
-                &previous,
-            );
+            self.reward_cutoff(ply, depth, best_move, threats, &quiets_tried, &noisy_tried);
         }
         best_score = best_score.min(tb_ceiling);
 
@@ -706,9 +698,9 @@ impl Searcher<'_> {
         threats: Bitboard,
         quiets_tried: &MoveList,
         noisy_tried: &MoveList,
-        previous: &Context,
     ) {
         let us = self.pos.side_to_move();
+        let previous = &self.previous_moves(ply);
         let bonus = history::bonus(depth);
         let piece_to = |m: Move| PieceTo {
             piece: self
