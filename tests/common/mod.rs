@@ -53,12 +53,17 @@ impl Rng {
 }
 
 /// A path in the system's temporary folder for a test's file `name` (unique in its test
-/// file), named after this process so that test runs at the same time do not collide.
+/// file), named after this process and the calling test file, so that test runs at the same
+/// time, and test files that use the same name in one test binary, do not collide.
+#[track_caller]
 pub fn temp_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("tarpon-{}-{name}", std::process::id()))
+    let caller = std::path::Path::new(std::panic::Location::caller().file());
+    let file = caller.file_stem().unwrap_or_default().to_string_lossy();
+    std::env::temp_dir().join(format!("tarpon-{}-{file}-{name}", std::process::id()))
 }
 
 /// A temporary file (see [`temp_path`]) holding `text`.
+#[track_caller]
 pub fn temp_file(name: &str, text: &str) -> PathBuf {
     let path = temp_path(name);
     std::fs::write(&path, text).expect("write a temporary file");
@@ -66,6 +71,7 @@ pub fn temp_file(name: &str, text: &str) -> PathBuf {
 }
 
 /// A fresh, empty temporary folder (see [`temp_path`]) for one test's files.
+#[track_caller]
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = temp_path(name);
     let _ = std::fs::remove_dir_all(&dir);
