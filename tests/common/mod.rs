@@ -3,10 +3,11 @@
 //! test does when a program it needs from outside Rust is missing. `engine` runs the
 //! `tarpon` program; `pgn_check` replays PGN with shakmaty.
 //!
-//! Cargo builds every file directly under `tests/` as its own test crate; a file in a
-//! subdirectory such as this one is not, so each test includes it with `mod common;`.
+//! Cargo builds every file directly under `tests/` (and every `tests/<dir>/main.rs`) as its
+//! own test crate; a file in a subdirectory such as this one is not, so each test crate
+//! includes it: `tests/all/main.rs` and `tests/tablebase_alloc.rs`.
 
-// Every test crate compiles its own copy and uses only some of the helpers.
+// Every test crate compiles its own copy, and `tablebase_alloc` uses only some of the helpers.
 #![allow(dead_code)]
 
 pub mod engine;
