@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates tests/data/selfplay.pgn, the games that tests/book_polyglot.rs builds its
+# Regenerates tests/data/selfplay.pgn, the games that tests/all/book_polyglot.rs builds its
 # Polyglot book from: Tarpon against itself from the start position at 1+0.01 (the clock
 # makes games differ, so the book branches; --nodes would repeat one game). The time margin
 # keeps a busy machine from ending games on time: the book wants openings, not forfeits.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference answers from python-chess's Polyglot reader, for tests/book_polyglot.rs.
+"""Reference answers from python-chess's Polyglot reader, for tests/all/book_polyglot.rs.
 
 usage: polyglot_reference.py BOOK PGN
 

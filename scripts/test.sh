@@ -2,20 +2,21 @@
 # The test command (`make test`, as README says and `.ci/run` runs): installs what the
 # tests need that Cargo does not bring, then runs every test with none skipped.
 #
-#   - Debian's `polyglot` (tests/book_polyglot.rs builds an opening book with it), with
+#   - Debian's `polyglot` (tests/all/book_polyglot.rs builds an opening book with it), with
 #     apt-get, through sudo when not root;
-#   - Debian's `chromium` and `chromium-driver` (tests/serve_browser.rs drives the page of
+#   - Debian's `chromium` and `chromium-driver` (tests/all/serve_browser.rs drives the page of
 #     `tarpon serve` in a headless Chromium over WebDriver, from Rust: no Python package),
 #     with apt-get when /usr/bin/chromium or /usr/bin/chromedriver is missing;
-#   - python3 with python-chess (the reference in tests/book_polyglot.rs and the GUI in
-#     tests/ponder.rs): the python3 on the PATH if it has python-chess, otherwise a virtual
+#   - python3 with python-chess (the reference in tests/all/book_polyglot.rs and the GUI in
+#     tests/all/ponder.rs): the python3 on the PATH if it has python-chess, otherwise a virtual
 #     environment in target/test-python with python-chess from PyPI (pip), otherwise
 #     `pip install --user` where no virtual environment can be made. python3 and its venv
 #     module come from apt-get when missing.
 #
 # Then `cargo test` with TARPON_NO_SKIP=1, so that a test that would say it is skipped fails
 # instead, and TARPON_PYTHON, the Python found. Everything else the tests read is in the
-# repository (tests/data). Arguments go to cargo test: `scripts/test.sh --test perft_suites`.
+# repository (tests/data). Arguments go to cargo test: `scripts/test.sh --test all perft_suites::`
+# runs one file's tests (tests/all is one test binary; each file in it a module).
 #
 #   scripts/test.sh --setup    only installs, and prints the Python with python-chess
 set -euo pipefail

@@ -3,7 +3,7 @@
 //!
 //! - the cargo-fuzz targets in `fuzz/fuzz_targets/` (nightly Rust, libFuzzer), which search
 //!   for inputs that make a body panic;
-//! - `tests/fuzz_replay.rs` in Tarpon's own test suite (stable Rust), which includes this
+//! - `tests/all/fuzz_replay.rs` in Tarpon's own test suite (stable Rust), which includes this
 //!   file as a module and replays every input in `fuzz/regressions/` and `fuzz/seeds/`,
 //!   plus a few thousand seeded mutations of them, on every `cargo test`.
 //!

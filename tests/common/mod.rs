@@ -3,10 +3,11 @@
 //! test does when a program it needs from outside Rust is missing. `engine` runs the
 //! `tarpon` program; `pgn_check` replays PGN with shakmaty.
 //!
-//! Cargo builds every file directly under `tests/` as its own test crate; a file in a
-//! subdirectory such as this one is not, so each test includes it with `mod common;`.
+//! Cargo builds every file directly under `tests/` (and every `tests/<dir>/main.rs`) as its
+//! own test crate; a file in a subdirectory such as this one is not, so each test crate
+//! includes it: `tests/all/main.rs` and `tests/tablebase_alloc.rs`.
 
-// Every test crate compiles its own copy and uses only some of the helpers.
+// Every test crate compiles its own copy, and `tablebase_alloc` uses only some of the helpers.
 #![allow(dead_code)]
 
 pub mod engine;
@@ -53,12 +54,17 @@ impl Rng {
 }
 
 /// A path in the system's temporary folder for a test's file `name` (unique in its test
-/// file), named after this process so that test runs at the same time do not collide.
+/// file), named after this process and the calling test file, so that test runs at the same
+/// time, and test files that use the same name in one test binary, do not collide.
+#[track_caller]
 pub fn temp_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("tarpon-{}-{name}", std::process::id()))
+    let caller = std::path::Path::new(std::panic::Location::caller().file());
+    let file = caller.file_stem().unwrap_or_default().to_string_lossy();
+    std::env::temp_dir().join(format!("tarpon-{}-{file}-{name}", std::process::id()))
 }
 
 /// A temporary file (see [`temp_path`]) holding `text`.
+#[track_caller]
 pub fn temp_file(name: &str, text: &str) -> PathBuf {
     let path = temp_path(name);
     std::fs::write(&path, text).expect("write a temporary file");
@@ -66,6 +72,7 @@ pub fn temp_file(name: &str, text: &str) -> PathBuf {
 }
 
 /// A fresh, empty temporary folder (see [`temp_path`]) for one test's files.
+#[track_caller]
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = temp_path(name);
     let _ = std::fs::remove_dir_all(&dir);

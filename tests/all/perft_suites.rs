@@ -1,0 +1,116 @@
+//! Perft against the suites in `tests/data`: every position of `perft.epd` and
+//! `perft960.epd`.
+//!
+//! Chess960 depths are limited by a node budget per position; the Chess960 suite is split
+//! into two tests so that `cargo test` can run the halves on two cores at once (the tests of
+//! one test binary run in parallel threads); this file takes about a minute on two cores in
+//! the (optimised) test profile. Well-known positions are checked to depth 5-6.
+
+use crate::common;
+
+use common::perft_suite;
+use std::ops::Range;
+use tarpon::chess::{fen, perft::perft};
+
+/// Checks the positions of `suite` whose index is in `positions`: every listed depth whose
+/// node count is within `budget` (always depth 1), or within `deeper_budget` for every
+/// `every_nth_deeper`-th position of the whole suite (0: none).
+fn run_suite(
+    suite: &[(String, Vec<(u32, u64)>)],
+    positions: Range<usize>,
+    chess960: bool,
+    budget: u64,
+    every_nth_deeper: usize,
+    deeper_budget: u64,
+) {
+    let mut checked = 0;
+    for (i, (fen, counts)) in suite
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| positions.contains(i))
+    {
+        let board = fen::parse(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let limit = if every_nth_deeper > 0 && i % every_nth_deeper == 0 {
+            deeper_budget
+        } else {
+            budget
+        };
+        for &(depth, nodes) in counts.iter().filter(|&&(d, n)| d == 1 || n <= limit) {
+            assert_eq!(perft(&board, depth), nodes, "perft {depth} of {fen}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn standard_suite() {
+    // Every listed depth of every position (6.5 billion nodes in all).
+    let suite = perft_suite("perft.epd");
+    run_suite(&suite, 0..suite.len(), false, u64::MAX, 0, 0);
+}
+
+/// Half `half` (0 or 1) of the Chess960 suite: all positions to every depth under 20
+/// million nodes, every 8th position (counted over the whole suite, so the split does not
+/// move them) to every depth under 700 million.
+fn chess960_half(half: usize) {
+    let suite = perft_suite("perft960.epd");
+    // The halves are fixed ranges, so a suite of another size would leave positions out.
+    assert_eq!(
+        suite.len(),
+        960,
+        "perft960.epd should list all 960 start positions"
+    );
+    run_suite(
+        &suite,
+        half * 480..(half + 1) * 480,
+        true,
+        20_000_000,
+        8,
+        700_000_000,
+    );
+}
+
+#[test]
+fn chess960_suite_first_half() {
+    // Positions 0-479: 25.4 billion nodes (48.7 billion for both halves).
+    chess960_half(0);
+}
+
+#[test]
+fn chess960_suite_second_half() {
+    // Positions 480-959: 23.3 billion nodes.
+    chess960_half(1);
+}
+
+#[test]
+fn perft_deep_well_known_positions() {
+    let cases: [(&str, u32, u64); 6] = [
+        (fen::START_FEN, 6, 119_060_324),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            5,
+            193_690_690,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6, 11_030_083),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            5,
+            15_833_292,
+        ),
+        (
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            5,
+            89_941_194,
+        ),
+        (
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            5,
+            164_075_551,
+        ),
+    ];
+    for (fen, depth, nodes) in cases {
+        let board = fen::parse(fen, false).unwrap();
+        assert_eq!(perft(&board, depth), nodes, "perft {depth} of {fen}");
+    }
+}

@@ -1,0 +1,261 @@
+//! Right answers in a GUI, each checked with the exact input a GUI (or a person) sends:
+//! a forced move still gets a score and a ponder move, a malformed clock never turns a
+//! timed `go` into an endless search, a `bestmove` answers only its own `go`, a lone king
+//! against a queen is scored as lost, and the small protocol details GUIs rely on
+//! (`bestmove (none)`, `currmove`, Shredder-FEN in Chess960, `help`, `eval`'s last line).
+//!
+//! A rejected `position` is tested in tests/all/uci_session.rs, beside the other bad input.
+
+use std::time::{Duration, Instant};
+use tarpon::chess::Position;
+use tarpon::chess::notation::parse_uci;
+
+use crate::common;
+
+use common::engine::{Engine, check_bestmove};
+
+/// Long, for a loaded machine; the times that matter are asserted separately.
+const ANSWER: Duration = Duration::from_secs(20);
+
+/// Sends `go` and returns every line up to its `bestmove`, with the time it took.
+fn search(e: &mut Engine, go: &str, timeout: Duration) -> (Vec<String>, Duration) {
+    let start = Instant::now();
+    e.send(go);
+    let lines = e.collect_until("bestmove", timeout, |l| l.starts_with("bestmove"));
+    (lines, start.elapsed())
+}
+
+/// The word after `key` in a line.
+fn after<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == key)?;
+    words.get(i + 1).copied()
+}
+
+/// The last `info ... score` line (no bound) of a search's output.
+fn last_score_line(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" score ") && !l.contains("bound"))
+        .unwrap_or_else(|| panic!("no info line with a score: {lines:?}"))
+}
+
+#[test]
+fn a_forced_move_under_a_clock_gets_a_score_and_a_ponder_move() {
+    let mut e = Engine::start();
+    // The king has one move (e1d1): the queen on g2 covers everything else.
+    let fen = "7k/8/8/8/8/8/6q1/4K3 w - - 0 1";
+    let pos = Position::from_fen(fen, false).unwrap();
+    e.send(&format!("position fen {fen}"));
+    for go in [
+        "go movetime 500",
+        "go wtime 60000 btime 60000 winc 1000 binc 1000",
+    ] {
+        let (lines, took) = search(&mut e, go, ANSWER);
+        println!("{go}: {took:?}");
+        let info = last_score_line(&lines);
+        assert_eq!(after(info, "score"), Some("cp"), "{go}: not a mate: {info}");
+        let depth: i32 = after(info, "depth").unwrap().parse().unwrap();
+        assert!(depth >= 2, "{go}: searched a few plies: {info}");
+        let (best, ponder) = check_bestmove(&pos, lines.last().unwrap());
+        assert_eq!(best, parse_uci(&pos, "e1d1").unwrap());
+        assert!(ponder.is_some(), "{go}: no ponder move: {lines:?}");
+        assert!(took < Duration::from_millis(2000), "{go}: took {took:?}");
+    }
+}
+
+#[test]
+fn a_malformed_clock_still_gives_a_timed_answer() {
+    let mut e = Engine::start();
+    let start = Position::startpos();
+    // Numbers written as decimals or with an exponent are read as numbers.
+    for go in [
+        "go wtime 5000.0 btime 5000",
+        "go wtime 1e4 btime 1e4",
+        "go movetime 300.5",
+    ] {
+        let (lines, took) = search(&mut e, go, ANSWER);
+        println!("{go}: {took:?}");
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "{go}: {lines:?}"
+        );
+        check_bestmove(&start, lines.last().unwrap());
+        assert!(took < Duration::from_millis(3000), "{go}: took {took:?}");
+    }
+    // What cannot be read is reported and counts as no time left: an answer at once.
+    for go in [
+        "go wtime abc btime 5000",
+        "go wtime btime 5000",
+        "go movetime x",
+    ] {
+        let (lines, took) = search(&mut e, go, ANSWER);
+        println!("{go}: {took:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error: go")),
+            "{go}: {lines:?}"
+        );
+        check_bestmove(&start, lines.last().unwrap());
+        assert!(took < Duration::from_millis(1500), "{go}: took {took:?}");
+    }
+}
+
+#[test]
+fn only_stop_ends_an_infinite_search_with_a_bestmove() {
+    let mut e = Engine::start();
+    let quiet = |e: &mut Engine, what: &str, ms: u64| {
+        e.expect_no_line(what, Duration::from_millis(ms), |l| {
+            l.starts_with("bestmove")
+        });
+    };
+    e.send("go infinite");
+    quiet(&mut e, "bestmove during go infinite", 300);
+    // An analysis GUI changes MultiPV mid-analysis: the analysis goes on, with two lines.
+    e.send("setoption name MultiPV value 2");
+    let lines = e.collect_until("a second line", ANSWER, |l| l.contains(" multipv 2 "));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("setoption name Clear Hash");
+    quiet(&mut e, "bestmove after setoption", 300);
+    e.send("ucinewgame");
+    quiet(&mut e, "bestmove after ucinewgame", 300);
+    // `ucinewgame` ended the analysis; a new one starts, and is replaced by another.
+    e.send("setoption name MultiPV value 1");
+    e.send("go infinite");
+    quiet(&mut e, "bestmove during go infinite", 200);
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    quiet(&mut e, "bestmove of the replaced search", 300);
+    e.send("stop");
+    let lines = e.collect_until("bestmove", ANSWER, |l| l.starts_with("bestmove"));
+    let mut pos = Position::startpos();
+    pos.make(parse_uci(&pos, "e2e4").unwrap());
+    check_bestmove(&pos, lines.last().unwrap());
+    // Exactly one answer: nothing follows.
+    e.send("isready");
+    let rest = e.collect_until("readyok", ANSWER, |l| l == "readyok");
+    assert!(!rest.iter().any(|l| l.starts_with("bestmove")), "{rest:?}");
+    // `go ponder` likewise, until `ponderhit` or `stop`.
+    e.send("go ponder wtime 10000 btime 10000");
+    quiet(&mut e, "bestmove while pondering", 200);
+    e.send("setoption name MultiPV value 1");
+    quiet(&mut e, "bestmove after setoption while pondering", 200);
+    e.send("ponderhit");
+    let lines = e.collect_until("bestmove", ANSWER, |l| l.starts_with("bestmove"));
+    check_bestmove(&pos, lines.last().unwrap());
+}
+
+#[test]
+fn a_lone_king_against_mating_material_is_scored_as_lost() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_ShowWDL value true");
+    // King and queen against king, the lone king to move; rook, and bishop and knight.
+    for (fen, least) in [
+        ("8/8/8/4k3/8/8/8/1Q2K3 b - - 0 1", 700),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", 400),
+        ("8/8/8/4k3/8/8/8/1BN1K3 b - - 0 1", 400),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let (lines, _) = search(&mut e, "go depth 6", ANSWER);
+        let info = last_score_line(&lines);
+        let lost = match after(info, "score") {
+            Some("cp") => after(info, "cp").unwrap().parse::<i32>().unwrap() <= -least,
+            Some("mate") => after(info, "mate").unwrap().starts_with('-'),
+            _ => false,
+        };
+        assert!(lost, "{fen}: {info}");
+        let loss: u32 = info
+            .split_whitespace()
+            .skip_while(|w| *w != "wdl")
+            .nth(3)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(loss >= 950, "{fen}: {info}");
+        // `eval` says that the search does not use the network here.
+        e.send("eval");
+        let out = e.sync();
+        assert!(
+            out.iter().any(|l| l.contains("lone king")),
+            "{fen}: {out:?}"
+        );
+    }
+}
+
+#[test]
+fn currmove_lines_come_in_long_searches() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    let lines = e.collect_until("currmove", Duration::from_secs(30), |l| {
+        l.contains("currmove")
+    });
+    e.send("stop");
+    e.collect_until("bestmove", ANSWER, |l| l.starts_with("bestmove"));
+    let line = lines.last().unwrap();
+    let start = Position::startpos();
+    parse_uci(&start, after(line, "currmove").unwrap()).expect("a legal root move");
+    let number: usize = after(line, "currmovenumber").unwrap().parse().unwrap();
+    assert!((1..=20).contains(&number), "{line}");
+    assert!(after(line, "depth").is_some(), "{line}");
+}
+
+#[test]
+fn small_protocol_details() {
+    let mut e = Engine::start();
+    // Chess960: `d` shows Shredder-FEN castling rights (the rooks' files).
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    let out = e.sync();
+    assert!(out.is_empty(), "{out:?}");
+    e.send("d");
+    let out = e.sync();
+    let fen = out.iter().find(|l| l.starts_with("Fen: ")).unwrap();
+    assert_eq!(
+        fen,
+        "Fen: bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    );
+    e.send("position startpos");
+    e.send("d");
+    let out = e.sync();
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("Fen: ") && l.contains(" w HAha - ")),
+        "{out:?}"
+    );
+    // `eval` ends with an empty line, like Stockfish's.
+    e.send("eval");
+    let out = e.sync();
+    assert_eq!(out.last().map(String::as_str), Some(""), "{out:?}");
+    // `help` answers with the commands.
+    e.send("help");
+    let out = e.sync();
+    for command in ["uci", "position", "go", "stop", "quit"] {
+        assert!(
+            out.iter().any(|l| l.trim_start().starts_with(command)),
+            "help lacks {command}: {out:?}"
+        );
+    }
+    // A GUI on a pipe gets no greeting before `uci`: the first line is `id name`.
+    let mut fresh = Engine::start();
+    fresh.send("uci");
+    let first = fresh.next_line(ANSWER).unwrap();
+    assert!(first.starts_with("id name "), "{first}");
+}
+
+#[test]
+fn analyse_reports_a_real_score_for_a_forced_move() {
+    // Before, the forced move came out as `#0 for White, depth 0`, which lichess and En
+    // Croissant read as a mate.
+    let fen = "7k/8/8/8/8/8/6q1/4K3 w - - 0 1";
+    let (ok, out, err) = common::engine::run(&["analyse", "--fen", fen, "--movetime", "200"]);
+    assert!(ok, "{err}");
+    let best = out
+        .lines()
+        .find(|l| l.starts_with("Best move:"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(best.starts_with("Best move: 1. Kd1 (-"), "{best}");
+    assert!(!best.contains('#') && !best.contains("depth 0"), "{best}");
+}
