@@ -17,8 +17,8 @@
 #   scripts/milestone.sh NEW BASE            # all four
 #   ONLY="1" scripts/milestone.sh NEW BASE   # just the first (a space-separated list)
 #
-# On two cores 600 games at 10+0.1 take about three hours (33 s a game), more than a
-# working session leaves, so each match can stop and go on: fastchess saves its state after
+# On two cores 600 games at 10+0.1 take about three hours (33 s a game), so each match
+# can stop and go on: fastchess saves its state after
 # every game to OUT/NAME.json, and a later run with the same OUT resumes each match whose
 # state is there (at most the games in progress are played again). Start afresh with a new
 # OUT, or by deleting the state files.

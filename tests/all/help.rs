@@ -15,9 +15,10 @@ const SUBCOMMANDS: [&str; 12] = [
 /// The placeholders options show for their values: each says what kind of value it takes
 /// (clap's default, the option's own name in capitals, often does not). The last three
 /// name a choice, whose values the help lists.
-const PLACEHOLDERS: [&str; 22] = [
+const PLACEHOLDERS: [&str; 23] = [
     "FILE", "DIR", "DIRS", "PATH", "FEN", "N", "MS", "MB", "CP", "PLIES", "MIN+INC", "ADDR",
     "RATE", "FACTOR", "WEIGHT", "SCALE", "K", "EPOCH", "NETWORK", "FORMAT", "LAYOUT", "SCHEDULE",
+    "PERCENT",
 ];
 
 #[test]

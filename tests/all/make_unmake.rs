@@ -266,57 +266,11 @@ fn random_game(start: &str, chess960: bool, max_plies: usize, rng: &mut Rng, sta
     });
 }
 
-/// Chess960 start position number `n` (0..960): each number picks, in turn, the square of
-/// the light-squared bishop, of the dark-squared bishop, of the queen among the empty
-/// squares, and of the two knights among the five left; the last three squares get rook,
-/// king, rook, which puts the king between the rooks. Number 518 is the standard setup.
+/// Chess960 start position number `n` (0..960) as Shredder-FEN, from the library's
+/// numbering (`chess960.rs`, whose tests check it against the published table).
 fn chess960_start(n: usize) -> String {
-    assert!(n < 960);
-    let mut rank = [' '; 8];
-    // Put `piece` on the `k`-th still-empty square, counting from the a-file.
-    fn place(rank: &mut [char; 8], k: usize, piece: char) {
-        let file = (0..8)
-            .filter(|&f| rank[f] == ' ')
-            .nth(k)
-            .expect("enough empty squares");
-        rank[file] = piece;
-    }
-    let mut n = n;
-    rank[2 * (n % 4) + 1] = 'b';
-    n /= 4;
-    rank[2 * (n % 4)] = 'b';
-    n /= 4;
-    place(&mut rank, n % 6, 'q');
-    n /= 6;
-    // The ten ways to choose two of the five remaining squares; the right knight goes first
-    // so that placing it does not shift the index of the left one.
-    let (left, right) = [
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (0, 4),
-        (1, 2),
-        (1, 3),
-        (1, 4),
-        (2, 3),
-        (2, 4),
-        (3, 4),
-    ][n];
-    place(&mut rank, right, 'n');
-    place(&mut rank, left, 'n');
-    for piece in ['r', 'k', 'r'] {
-        place(&mut rank, 0, piece);
-    }
-    let black: String = rank.iter().collect();
-    let white = black.to_ascii_uppercase();
-    // Shredder-FEN castling: the files of the two rooks, so no K/Q ambiguity can arise.
-    let rook_files: String = (0..8)
-        .rev()
-        .filter(|&f| rank[f] == 'r')
-        .map(|f| (b'a' + f as u8) as char)
-        .collect::<String>();
-    let castling = format!("{}{rook_files}", rook_files.to_ascii_uppercase());
-    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
+    let board = tarpon::chess::chess960::start_position(n as u16, n as u16);
+    tarpon::chess::Position::from_board(board).shredder_fen()
 }
 
 /// Positions rich in the rules that make and unmake must restore: castling rights lost by

@@ -1139,7 +1139,7 @@ function restartAnalysis() {
 
 async function startAnalysis() {
   const g = state.games.analysis;
-  if (!g) return;
+  if (!g || state.reviewing) return;
   const controller = new AbortController();
   const run = { controller, fen: analysedFen() };
   state.analysis = run;
@@ -1305,10 +1305,10 @@ async function reviewGame() {
   // the review runs, and goes on after it.
   state.reviewing = true;
   const reviewedLine = lineKey(g);
-  if (state.analysis) {
-    stopAnalysis();
-    await api("POST", `games/${g.id}/stop`).catch(() => {});
-  }
+  // Also a restart still waiting on its timer: it would take the engine from the review.
+  const analysing = state.analysis !== null;
+  stopAnalysis();
+  if (analysing) await api("POST", `games/${g.id}/stop`).catch(() => {});
   try {
     const response = await openStream(`games/${g.id}/review`, controller.signal);
     await readEvents(response, (name, data) => {
