@@ -369,6 +369,14 @@ fn wait_for_file(dir: &std::path::Path) -> PathBuf {
     }
 }
 
+/// Pastes `pgn` into the analysis tab's PGN box and loads it.
+fn paste_pgn(browser: &Browser, pgn: &str) {
+    browser.script(&format!(
+        "document.getElementById('pgn-input').value = {pgn:?}"
+    ));
+    browser.click("#pgn-button");
+}
+
 /// Starts the server and a browser on the analysis tab, with the start position shown.
 fn open_analysis(name: &str, size: (u32, u32)) -> (TestServer, Browser) {
     let server = TestServer::start(&[]);
@@ -771,10 +779,7 @@ const ANNOTATED_PGN: &str = "[Event \"Club\"]\n[White \"Ann Example\"]\n[Black \
 fn a_pasted_pgn_keeps_what_it_holds() {
     needs_browser!("a_pasted_pgn_keeps_what_it_holds");
     let (_server, browser) = open_analysis("serve-browser-annotated", DESKTOP);
-    browser.script(&format!(
-        "document.getElementById('pgn-input').value = {ANNOTATED_PGN:?}"
-    ));
-    browser.click("#pgn-button");
+    paste_pgn(&browser, ANNOTATED_PGN);
     browser.wait_for(
         "the pasted game",
         "return state.games.analysis.white === 'Ann Example'",
@@ -836,10 +841,7 @@ fn the_analysis_board_behaves() {
     // scroll the page.
     browser.click("#flip");
     browser.script("window.scrollTo(0, 0)");
-    browser.script(&format!(
-        "document.getElementById('pgn-input').value = {TRAP_PGN:?}"
-    ));
-    browser.click("#pgn-button");
+    paste_pgn(&browser, TRAP_PGN);
     browser.wait_for(
         "the pasted game",
         "return document.querySelectorAll('#moves button').length === 14",
@@ -946,11 +948,7 @@ fn the_analysis_board_behaves() {
     );
 
     // A file of many games, larger than one request, loads its first game and says so.
-    browser.script(&format!(
-        "document.getElementById('pgn-input').value = {:?}",
-        many_games()
-    ));
-    browser.click("#pgn-button");
+    paste_pgn(&browser, &many_games());
     browser.wait_for(
         "the first game",
         "return document.querySelectorAll('#moves button').length === 14",
@@ -1003,10 +1001,7 @@ fn a_phone_shows_the_board_lines_and_moves_before_the_forms() {
 fn moves_played_at_an_earlier_point_make_variations() {
     needs_browser!("moves_played_at_an_earlier_point_make_variations");
     let (_server, browser) = open_analysis("serve-browser-tree", DESKTOP);
-    browser.script(&format!(
-        "document.getElementById('pgn-input').value = {ANNOTATED_PGN:?}"
-    ));
-    browser.click("#pgn-button");
+    paste_pgn(&browser, ANNOTATED_PGN);
     browser.wait_for(
         "the pasted game",
         "return state.games.analysis.white === 'Ann Example'",
@@ -1124,10 +1119,7 @@ fn engine_lines_draw_arrows_and_play_when_clicked() {
 fn the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer() {
     needs_browser!("the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer");
     let (_server, browser) = open_analysis("serve-browser-review", DESKTOP);
-    browser.script(&format!(
-        "document.getElementById('pgn-input').value = {TRAP_PGN:?}"
-    ));
-    browser.click("#pgn-button");
+    paste_pgn(&browser, TRAP_PGN);
     browser.wait_for(
         "the pasted game",
         "return document.querySelectorAll('#moves button').length === 14",
