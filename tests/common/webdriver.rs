@@ -111,6 +111,12 @@ impl Browser {
 
     /// Sends a command; panics with the driver's message when it fails.
     fn call(&self, method: &str, path: &str, body: Value) -> Value {
+        self.try_call(method, path, body)
+            .unwrap_or_else(|error| panic!("WebDriver {method} {path} failed: {error}"))
+    }
+
+    /// Sends a command; the driver's error value when it fails.
+    fn try_call(&self, method: &str, path: &str, body: Value) -> Result<Value, Value> {
         let reply: Reply = request(
             self.addr,
             method,
@@ -125,9 +131,9 @@ impl Browser {
         let value: Value = serde_json::from_str(&reply.body)
             .unwrap_or_else(|e| panic!("chromedriver answered no JSON ({e}): {}", reply.body));
         if reply.status != 200 {
-            panic!("WebDriver {method} {path} failed: {}", value["value"]);
+            return Err(value["value"].clone());
         }
-        value.get("value").cloned().unwrap_or(Value::Null)
+        Ok(value.get("value").cloned().unwrap_or(Value::Null))
     }
 
     fn session_call(&self, method: &str, path: &str, body: Value) -> Value {
@@ -151,9 +157,23 @@ impl Browser {
             .to_string()
     }
 
+    /// Clicks the element matching a CSS selector. The page redraws some parts (the move
+    /// list, say) while the engine reports; an element found just before such a redraw
+    /// is gone when the click arrives ("stale element reference"), so the selector is
+    /// looked up again and the click retried, a few times.
     pub fn click(&self, css: &str) {
-        let element = self.find(css);
-        self.session_call("POST", &format!("/element/{element}/click"), json!({}));
+        for _ in 0..5 {
+            let element = self.find(css);
+            let path = format!("/session/{}/element/{element}/click", self.session);
+            match self.try_call("POST", &path, json!({})) {
+                Ok(_) => return,
+                Err(error) if error["error"] == "stale element reference" => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(error) => panic!("WebDriver click on {css} failed: {error}"),
+            }
+        }
+        panic!("{css} went stale five times in a row");
     }
 
     /// Types `text` into the element (after clearing it).
