@@ -17,8 +17,10 @@ use std::time::{Duration, Instant};
 /// The programs, where Debian's `chromium` and `chromium-driver` put them.
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-/// How long a test waits for the page to reach a state before it fails.
-pub const WAIT: Duration = Duration::from_secs(30);
+/// How long a test waits for the page to reach a state before it fails: generous, since
+/// `make test` runs the engine-heavy tests beside the browser ones on a small machine (a
+/// game review once took over 30 s there).
+pub const WAIT: Duration = Duration::from_secs(90);
 const POLL: Duration = Duration::from_millis(100);
 /// How long chromedriver may take to start listening.
 const DRIVER_START: Duration = Duration::from_secs(20);
