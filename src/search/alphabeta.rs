@@ -169,6 +169,11 @@ impl Searcher<'_> {
             (raw, self.corrected(raw, &previous))
         };
         self.stack[ply].static_eval = static_eval;
+        // The quiet move that led here is judged by how it moved the evaluation for its
+        // mover (+21.8 ± 13.4).
+        if excluded.is_none() {
+            self.judge_quiet_move_by_eval(ply, static_eval);
+        }
         // "Improving": better than two plies ago, when we last had the move. Pruning is
         // more careful when it is, since the position is heading somewhere.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -219,6 +224,7 @@ impl Searcher<'_> {
                     + depth / NMP_DEPTH_DIVISOR
                     + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_MAX_EVAL_REDUCTION);
                 self.stack[ply].moved = None;
+                self.stack[ply].quiet = None;
                 self.make_null_move();
                 self.nodes += 1;
                 let score =
@@ -387,6 +393,7 @@ impl Searcher<'_> {
             }
             let new_depth = depth - 1 + extension;
             self.stack[ply].moved = Some(moved);
+            self.stack[ply].quiet = (!noisy).then(|| (m, picker.threats(&self.pos)));
             let nodes_before = self.nodes;
             self.make_move(m);
             self.nodes += 1;
@@ -546,6 +553,27 @@ impl Searcher<'_> {
         rm.pv.clear();
         rm.pv.push(rm.mv);
         rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+    }
+
+    /// The quiet move that led to `ply` judged by how the static evaluation moved across it:
+    /// the mover's evaluation before it against the one after (the child's, negated). A
+    /// move that made things worse by the evaluation is ordered later next time, one that
+    /// made them better earlier, before any search has said so.
+    fn judge_quiet_move_by_eval(&mut self, ply: usize, static_eval: i32) {
+        if ply == 0 || static_eval == -INFINITE {
+            return;
+        }
+        let parent = self.stack[ply - 1];
+        let Some((m, threats)) = parent.quiet else {
+            return;
+        };
+        if parent.static_eval == -INFINITE {
+            return;
+        }
+        let bonus = (-EVAL_DIFF_HISTORY_MULT * (parent.static_eval + static_eval))
+            .clamp(-EVAL_DIFF_HISTORY_MAX, EVAL_DIFF_HISTORY_MAX);
+        let mover = self.pos.side_to_move().flip();
+        self.histories.update_quiet_only(mover, m, threats, bonus);
     }
 
     /// The late-move reduction (`LMR_*`) of the `moves`-th move of a node at `depth`.

@@ -151,6 +151,12 @@ impl Histories {
         self.quiet(color, m, threats) + rows.iter().map(|row| row[to] as i32).sum::<i32>()
     }
 
+    /// Rewards (`bonus > 0`) or punishes a quiet move in its own table only (not in
+    /// continuation history).
+    pub fn update_quiet_only(&mut self, color: Color, m: Move, threats: Bitboard, bonus: i32) {
+        apply_gravity(&mut self.quiet[Self::quiet_index(color, m, threats)], bonus);
+    }
+
     /// Rewards (`bonus > 0`) or punishes a quiet move in every table it appears in.
     pub fn update_quiet(
         &mut self,

@@ -33,7 +33,7 @@ pub mod wdl;
 
 use crate::chess::movegen::{is_legal, legal_moves};
 use crate::chess::notation::to_uci;
-use crate::chess::{Move, Position};
+use crate::chess::{Bitboard, Move, Position};
 use crate::eval::nnue::{AccumulatorStack, Net};
 use crate::eval::{EvalCache, endgame};
 use crate::tablebase::{self, Miss, RootMetric, Tablebases};
@@ -178,6 +178,9 @@ struct Frame {
     killers: [Move; 2],
     /// The move made from this ply (piece and destination), `None` for a null move.
     moved: Option<PieceTo>,
+    /// The move made from this ply when it is quiet, with the squares the opponent
+    /// attacked (its quiet-history key), for the child's evaluation to judge it.
+    quiet: Option<(Move, Bitboard)>,
     /// The move a singular-extension search leaves out at this ply (`Move::NONE` outside
     /// one).
     excluded: Move,
@@ -190,6 +193,7 @@ const EMPTY_FRAME: Frame = Frame {
     static_eval: -INFINITE,
     killers: [Move::NONE; 2],
     moved: None,
+    quiet: None,
     excluded: Move::NONE,
     double_extensions: 0,
 };
