@@ -254,8 +254,10 @@ impl Searcher<'_> {
         // Step 7. Internal iterative reduction: without a hash move this node's ordering is
         // poor; search it shallower now, and the next iteration will have a move to start
         // with. (The root always has one.) (+19 ± 24)
+        // An expected cut node that deep loses two plies: its first good move will do
+        // (in a batch with quiescence's SEE futility and quiet evasions: +11.5 ± 9.9).
         let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
-            depth - 1
+            depth - 1 - (cut_node && depth >= IIR_CUT_MIN_DEPTH) as i32
         } else {
             depth
         };
@@ -828,9 +830,11 @@ impl Searcher<'_> {
         }
 
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move, self.previous_moves(ply));
+        let futility_base = best_score + QS_FUTILITY_MARGIN;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
+        let mut quiet_evasions = 0;
         while let Some(m) = picker.next(&self.pos, self.histories) {
             if !in_check && m.promotion_piece().is_none() {
                 // Delta pruning: even winning the captured piece for free would not
@@ -840,6 +844,21 @@ impl Searcher<'_> {
                 if static_eval + victim + DELTA_MARGIN.get() <= alpha {
                     continue;
                 }
+                // Futility by SEE: short of alpha even with a margin, a capture that
+                // wins nothing in the exchange will not get there (in a batch: +11.5 ± 9.9).
+                if futility_base <= alpha && !see_ge(&self.pos, m, 1) {
+                    best_score = best_score.max(futility_base);
+                    continue;
+                }
+            }
+            // In check, once a reply has shown we are not mated, the quiet evasions
+            // after the first `QS_QUIET_EVASIONS` (the best by history) are left out: the
+            // quiescence search looks for tactics, not for every defence (in a batch).
+            if in_check && !is_noisy(&self.pos, m) {
+                if best_score > -TB_WIN_BOUND && quiet_evasions >= QS_QUIET_EVASIONS {
+                    continue;
+                }
+                quiet_evasions += 1;
             }
             self.stack[ply].moved = None;
             self.make_move(m);

@@ -6,7 +6,7 @@
 //! valuable victim first, then by capture history; the two killers; quiet moves by history;
 //! captures that lose material.
 
-use super::history::{CONTINUATION_PLIES, Context, Histories, PieceTo};
+use super::history::{Context, Histories, PieceTo};
 use super::params::CAPTURE_ORDER_VALUE_SCALE;
 use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{
@@ -122,10 +122,10 @@ impl MovePicker {
             .get_or_insert_with(|| board.attacked_by(board.side_to_move().flip()))
     }
 
-    /// For quiescence search: captures and promotions, or every evasion when in check.
-    pub fn quiescence(board: &Board, tt_move: Move) -> MovePicker {
-        let mut picker =
-            MovePicker::new(tt_move, [Move::NONE; 2], [None; CONTINUATION_PLIES.len()]);
+    /// For quiescence search: captures and promotions, or every evasion when in check
+    /// (the quiet ones ordered by history in the context of the `previous` moves).
+    pub fn quiescence(board: &Board, tt_move: Move, previous: Context) -> MovePicker {
+        let mut picker = MovePicker::new(tt_move, [Move::NONE; 2], previous);
         picker.noisy_only = true;
         if board.in_check() {
             picker.stage = Stage::GenerateEvasions;
@@ -286,14 +286,22 @@ impl MovePicker {
                 }
                 Stage::GenerateEvasions => {
                     legal_moves_into(board, &mut self.moves);
+                    let color = board.side_to_move();
+                    let threats = self.threats(board);
+                    let rows = histories.context_rows(&self.history_context);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
+                        // Hash move, captures by victim and attacker, then the quiet
+                        // evasions by history (below every capture: the history scores
+                        // stay within a few times `HISTORY_MAX`).
                         let score = if m == self.tt_move {
-                            1 << 20
+                            1 << 30
                         } else if is_noisy(board, m) {
-                            (1 << 16) + mvv_lva(board, m)
+                            (1 << 24) + mvv_lva(board, m)
                         } else {
-                            0
+                            let piece = board.piece_on(m.from()).expect("a move starts on a piece");
+                            let current = PieceTo { piece, to: m.to() };
+                            histories.quiet_score(color, m, threats, current, &rows)
                         };
                         self.scores[i].write(score);
                     }
