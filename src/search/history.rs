@@ -3,7 +3,8 @@
 //!   beta cutoff (rewarded) or was tried before the move that did (punished), kept apart
 //!   by whether the opponent attacks the from-square and the to-square: a move that takes
 //!   a piece out of an attack and one that walks into one are different moves, even
-//!   between the same two squares;
+//!   between the same two squares; it also learns from the static evaluation alone, by how
+//!   far the move raised or lowered its side's evaluation (`alphabeta`, Step 5);
 //! - *continuation history*: the same, but keyed by the piece and destination of the move
 //!   one, two or four plies earlier, which captures "this reply works against that move"
 //!   (and "this plan follows that one": four plies back is our own move before last);
