@@ -93,7 +93,7 @@ pub const SE_MAX_LINE_FACTOR: i32 = 2;
 /// (+19 ± 24 Elo at 25k nodes, 2026-11-22).
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// From this depth, an expected cut node without a hash move is searched two plies
-/// shallower instead of one (with the two quiescence numbers below: +11.5 ± 9.9 Elo at
+/// shallower instead of one (with the two quiescence numbers below: +22.5 ± 13.7 Elo at
 /// 20k nodes, 2026-11-28).
 pub const IIR_CUT_MIN_DEPTH: i32 = 8;
 
@@ -182,7 +182,7 @@ tunable!(
 /// Quiescence out of check: captures that win nothing by SEE are skipped when the stand
 /// pat plus this margin cannot reach alpha. In check: after this many quiet evasions (the
 /// best by history), the others are skipped once a reply has shown we are not mated
-/// (with `IIR_CUT_MIN_DEPTH`: +11.5 ± 9.9 Elo at 20k nodes, 2026-11-28).
+/// (with `IIR_CUT_MIN_DEPTH`: +22.5 ± 13.7 Elo at 20k nodes, 2026-11-28).
 pub const QS_FUTILITY_MARGIN: i32 = 150;
 pub const QS_QUIET_EVASIONS: i32 = 2;
 
