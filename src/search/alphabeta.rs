@@ -301,12 +301,18 @@ impl Searcher<'_> {
                 .piece_on(m.from())
                 .expect("a move starts on a piece");
             let moved = PieceTo { piece, to: m.to() };
-            let history = if noisy {
-                self.histories.capture(moved, captured_kind(&self.pos, m))
+            // A quiet move's history is keyed by the squares the opponent attacks; the key
+            // is kept for the child, which judges the move by its evaluation (Step 5).
+            let (history, quiet) = if noisy {
+                (
+                    self.histories.capture(moved, captured_kind(&self.pos, m)),
+                    None,
+                )
             } else {
                 let threats = picker.threats(&self.pos);
                 let rows = self.histories.context_rows(&previous);
-                self.histories.quiet_score(us, m, threats, moved, &rows)
+                let score = self.histories.quiet_score(us, m, threats, moved, &rows);
+                (score, Some((m, threats)))
             };
 
             // Step 8a. Pruning, once a move has shown we are not simply lost here. (A tablebase
@@ -395,7 +401,7 @@ impl Searcher<'_> {
             }
             let new_depth = depth - 1 + extension;
             self.stack[ply].moved = Some(moved);
-            self.stack[ply].quiet = (!noisy).then(|| (m, picker.threats(&self.pos)));
+            self.stack[ply].quiet = quiet;
             let nodes_before = self.nodes;
             self.make_move(m);
             self.nodes += 1;
@@ -565,14 +571,14 @@ impl Searcher<'_> {
         if ply == 0 || static_eval == -INFINITE {
             return;
         }
-        let parent = self.stack[ply - 1];
-        let Some((m, threats)) = parent.quiet else {
+        let parent = &self.stack[ply - 1];
+        let (Some((m, threats)), parent_eval) = (parent.quiet, parent.static_eval) else {
             return;
         };
-        if parent.static_eval == -INFINITE {
+        if parent_eval == -INFINITE {
             return;
         }
-        let bonus = (-EVAL_DIFF_HISTORY_MULT * (parent.static_eval + static_eval))
+        let bonus = (-EVAL_DIFF_HISTORY_MULT * (parent_eval + static_eval))
             .clamp(-EVAL_DIFF_HISTORY_MAX, EVAL_DIFF_HISTORY_MAX);
         let mover = self.pos.side_to_move().flip();
         self.histories.update_quiet_only(mover, m, threats, bonus);

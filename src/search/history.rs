@@ -168,7 +168,7 @@ impl Histories {
         previous: &Context,
         bonus: i32,
     ) {
-        apply_gravity(&mut self.quiet[Self::quiet_index(color, m, threats)], bonus);
+        self.update_quiet_only(color, m, threats, bonus);
         for p in previous.iter().flatten() {
             apply_gravity(
                 &mut self.continuation[Self::continuation_index(*p, current)],
