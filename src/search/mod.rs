@@ -477,7 +477,8 @@ impl<'a> Searcher<'a> {
                     "NNUE accumulators out of step at {}",
                     self.pos.fen()
                 );
-                score
+                // Scaled by the material left (+18.2 ± 11.8).
+                material_scaled(score, self.pos.board())
             }
             None => crate::eval::evaluate(&self.pos, self.eval_cache),
         }
@@ -935,7 +936,14 @@ impl<'a> Searcher<'a> {
     /// ` wdl <w> <d> <l>` for `score` at the root when `UCI_ShowWDL` is on, else nothing.
     fn wdl_text(&self, score: i32) -> String {
         if self.options.show_wdl {
-            format!(" {}", wdl::to_uci(score, wdl::material(self.pos.board())))
+            // The model was fitted on the network's scores before the search scaled them.
+            let board = self.pos.board();
+            let score = if self.options.nnue.is_some() && !score::is_decisive(score) {
+                material_unscaled(score, board)
+            } else {
+                score
+            };
+            format!(" {}", wdl::to_uci(score, wdl::material(board)))
         } else {
             String::new()
         }
@@ -1014,4 +1022,28 @@ fn lmr_table() -> Vec<[i32; LMR_TABLE_SIZE]> {
             row
         })
         .collect()
+}
+
+/// The multiplier of the network's score (`MATERIAL_SCALE_*`) with the pieces of `board`
+/// on it, in `1 / MATERIAL_SCALE_DIVISOR`.
+fn material_scale(board: &crate::chess::Board) -> i32 {
+    use crate::chess::PieceType;
+    let count = |kind| board.kind(kind).count() as i32;
+    MATERIAL_SCALE_BASE
+        + MATERIAL_SCALE_MINOR * (count(PieceType::Knight) + count(PieceType::Bishop))
+        + MATERIAL_SCALE_ROOK * count(PieceType::Rook)
+        + MATERIAL_SCALE_QUEEN * count(PieceType::Queen)
+}
+
+/// The network's score of `board` as the search takes it: a little higher with most
+/// pieces on the board, lower with few, where an edge is harder to turn into a win and the
+/// network's judgement of it less sure.
+fn material_scaled(score: i32, board: &crate::chess::Board) -> i32 {
+    score * material_scale(board) / MATERIAL_SCALE_DIVISOR
+}
+
+/// A search score at `board` (not a mate or tablebase score) on the network's own scale
+/// again, which the win/draw/loss model was fitted on.
+fn material_unscaled(score: i32, board: &crate::chess::Board) -> i32 {
+    score * MATERIAL_SCALE_DIVISOR / material_scale(board)
 }

@@ -169,6 +169,15 @@ tunable!(CORRECTION_NON_PAWN_WEIGHT = 101, 16, 256);
 tunable!(CORRECTION_CONTINUATION_WEIGHT = 62, 8, 256);
 pub const CORRECTION_MAX: i32 = 256;
 
+/// The network's score as the search takes it: times `(BASE + material) / DIVISOR`, the
+/// material counted without pawns and kings at the weights below, 1.07 with every piece on
+/// the board and 0.81 with none (+18.2 ± 11.8 Elo at 20k nodes, 2026-11-28).
+pub const MATERIAL_SCALE_BASE: i32 = 26_500;
+pub const MATERIAL_SCALE_DIVISOR: i32 = 32_768;
+pub const MATERIAL_SCALE_MINOR: i32 = 450;
+pub const MATERIAL_SCALE_ROOK: i32 = 650;
+pub const MATERIAL_SCALE_QUEEN: i32 = 1250;
+
 /// Captures are ordered by `CAPTURE_ORDER_VALUE_SCALE * (victim value)` plus their capture
 /// history (at most `HISTORY_MAX`).
 pub const CAPTURE_ORDER_VALUE_SCALE: i32 = 8;
