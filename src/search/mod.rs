@@ -1047,3 +1047,26 @@ fn material_scaled(score: i32, board: &crate::chess::Board) -> i32 {
 fn material_unscaled(score: i32, board: &crate::chess::Board) -> i32 {
     score * MATERIAL_SCALE_DIVISOR / material_scale(board)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    /// The network's score grows a little with every piece on the board, shrinks with pawns
+    /// only, and the win/draw/loss model gets it back on the network's scale.
+    #[test]
+    fn material_scaling_and_its_inverse() {
+        let start = Position::startpos();
+        let pawns = Position::from_fen("4k3/pppp4/8/8/8/8/4PPPP/4K3 w - - 0 1", false).unwrap();
+        assert_eq!(material_scaled(1000, start.board()), 1074);
+        assert_eq!(material_scaled(1000, pawns.board()), 808);
+        assert_eq!(material_scaled(-1000, pawns.board()), -808);
+        for board in [start.board(), pawns.board()] {
+            for score in [-700, -35, 0, 1, 90, 1234] {
+                let back = material_unscaled(material_scaled(score, board), board);
+                assert!((back - score).abs() <= 2, "{score} came back as {back}");
+            }
+        }
+    }
+}
