@@ -23,7 +23,8 @@
 //! 2. **Play.** Both sides search `nodes` nodes per move (`go nodes`: the search stops as
 //!    soon as it has searched that many, once depth 1 is complete) and play the best move.
 //!    They evaluate with the hand-crafted evaluation, or with the network `nnue` names
-//!    (`--nnue`): the scores written are that evaluation's.
+//!    (`--nnue`): the scores written are that evaluation's (a network's on its own scale,
+//!    without the search's scaling by material).
 //! 3. **End.** By the rules (checkmate, stalemate, threefold repetition, fifty-move rule,
 //!    insufficient material); or by adjudication: a win when the score is at least
 //!    `win_score` for the same side for `win_plies` plies in a row (both sides' searches
@@ -943,7 +944,14 @@ fn search(
         ..SearchOptions::default()
     };
     let result = think(pos, limits, &[], options, tt, histories, shared.control);
-    (result.best, result.score)
+    // The network learns its own scale: the search's material scaling is undone, so that
+    // it is not learned and then applied a second time.
+    let score = if shared.options.nnue.is_some() {
+        crate::search::network_scale(result.score, pos.board())
+    } else {
+        result.score
+    };
+    (result.best, score)
 }
 
 /// Draws openings until one is playable and undecided. `None` when the run was stopped.

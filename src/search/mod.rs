@@ -938,8 +938,8 @@ impl<'a> Searcher<'a> {
         if self.options.show_wdl {
             // The model was fitted on the network's scores before the search scaled them.
             let board = self.pos.board();
-            let score = if self.options.nnue.is_some() && !score::is_decisive(score) {
-                material_unscaled(score, board)
+            let score = if self.options.nnue.is_some() {
+                network_scale(score, board)
             } else {
                 score
             };
@@ -1048,6 +1048,17 @@ fn material_unscaled(score: i32, board: &crate::chess::Board) -> i32 {
     score * MATERIAL_SCALE_DIVISOR / material_scale(board)
 }
 
+/// A search score of `board` with the network evaluating, back on the network's own scale
+/// (the material scaling undone; mates and tablebase scores as they are): for what was made
+/// from the network's scores, the win/draw/loss model, and what will be, the training data.
+pub fn network_scale(score: i32, board: &crate::chess::Board) -> i32 {
+    if score::is_decisive(score) {
+        score
+    } else {
+        material_unscaled(score, board)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1064,8 +1075,12 @@ mod tests {
         assert_eq!(material_scaled(-1000, pawns.board()), -808);
         for board in [start.board(), pawns.board()] {
             for score in [-700, -35, 0, 1, 90, 1234] {
-                let back = material_unscaled(material_scaled(score, board), board);
+                let back = network_scale(material_scaled(score, board), board);
                 assert!((back - score).abs() <= 2, "{score} came back as {back}");
+            }
+            // Mates and tablebase results are not the network's: they stay as they are.
+            for decisive in [score::mate_in(3), score::mated_in(4), score::tb_win_in(10)] {
+                assert_eq!(network_scale(decisive, board), decisive);
             }
         }
     }
