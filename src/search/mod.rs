@@ -1042,12 +1042,6 @@ fn material_scaled(score: i32, board: &crate::chess::Board) -> i32 {
     score * material_scale(board) / MATERIAL_SCALE_DIVISOR
 }
 
-/// A search score at `board` (not a mate or tablebase score) on the network's own scale
-/// again, which the win/draw/loss model was fitted on.
-fn material_unscaled(score: i32, board: &crate::chess::Board) -> i32 {
-    score * MATERIAL_SCALE_DIVISOR / material_scale(board)
-}
-
 /// A search score of `board` with the network evaluating, back on the network's own scale
 /// (the material scaling undone; mates and tablebase scores as they are): for what was made
 /// from the network's scores, the win/draw/loss model, and what will be, the training data.
@@ -1055,7 +1049,7 @@ pub fn network_scale(score: i32, board: &crate::chess::Board) -> i32 {
     if score::is_decisive(score) {
         score
     } else {
-        material_unscaled(score, board)
+        score * MATERIAL_SCALE_DIVISOR / material_scale(board)
     }
 }
 

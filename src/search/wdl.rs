@@ -39,10 +39,10 @@ const MATERIAL_REF: f64 = 58.0;
 // `tarpon datagen --nnue embedded --nodes 60000 --book openings.epd --random-plies 0`
 // (balanced openings of 8 moves a side; the scores are the ones the search prints).
 // Log-loss 0.564 per position.
-// The scores of that fit are the network's own: since then the search scales them by the
-// material left (`MATERIAL_SCALE_*`), and `Searcher::wdl_text` turns a score back into
-// the network's scale before asking the model. A fit on newer games, whose scores are
-// scaled, should drop that step.
+// The scores of that fit are the network's own. The search now scales them by the
+// material left (`MATERIAL_SCALE_*`), so `Searcher::wdl_text` turns a score back into the
+// network's scale before asking the model; datagen writes that scale too, so a new fit on
+// its games stays consistent with this step.
 /// Coefficients of `a`, highest power first.
 const A: [f64; 4] = [0.0, 381.041, -700.449, 409.515];
 /// Coefficients of `b`, highest power first.
