@@ -177,7 +177,16 @@ impl Searcher<'_> {
         }
         // "Improving": better than two plies ago, when we last had the move. Pruning is
         // more careful when it is, since the position is heading somewhere.
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        // When the node two plies up has no evaluation (it was in check, or it is the
+        // root), the node four plies up stands in; before that, every node below it counted
+        // as improving (+10.2 ± 8.5 in three runs together).
+        let improving = !in_check
+            && ply >= 2
+            && if self.stack[ply - 2].static_eval == -INFINITE {
+                ply >= 4 && static_eval > self.stack[ply - 4].static_eval
+            } else {
+                static_eval > self.stack[ply - 2].static_eval
+            };
         // The grandchildren's killers start afresh, except below the root, whose next
         // search (a wider window, the next iteration) meets the same positions again.
         if !root {
