@@ -608,7 +608,8 @@ impl Board {
 mod tests {
     use super::*;
 
-    /// The attack map of a side holds exactly the squares `is_attacked` says it attacks.
+    /// Each grade of a side's attack map holds exactly the squares that pieces of that
+    /// grade or cheaper attack, and the whole map those that `is_attacked` names.
     #[test]
     fn graded_attacks_agree_with_the_attackers_of_every_square() {
         for fen in [
