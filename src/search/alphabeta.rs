@@ -179,7 +179,7 @@ impl Searcher<'_> {
         // more careful when it is, since the position is heading somewhere.
         // When the node two plies up has no evaluation (it was in check, or it is the
         // root), the node four plies up stands in, rather than every evaluation counting as
-        // better than the missing one (+10.2 ± 8.5 in three runs together).
+        // better than the missing one (+10.2 ± 8.6 in three runs together).
         let improving = !in_check
             && ply >= 2
             && if self.stack[ply - 2].static_eval == -INFINITE {
