@@ -588,8 +588,8 @@ impl Searcher<'_> {
         if parent_eval == -INFINITE {
             return;
         }
-        let bonus = (-EVAL_DIFF_HISTORY_MULT * (parent_eval + static_eval))
-            .clamp(-EVAL_DIFF_HISTORY_MAX, EVAL_DIFF_HISTORY_MAX);
+        let bonus = (-EVAL_DIFF_HISTORY_MULT.get() * (parent_eval + static_eval))
+            .clamp(-EVAL_DIFF_HISTORY_MAX.get(), EVAL_DIFF_HISTORY_MAX.get());
         let mover = self.pos.side_to_move().flip();
         self.histories.update_quiet_only(mover, m, threats, bonus);
     }
@@ -847,7 +847,7 @@ impl Searcher<'_> {
 
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
         let mut picker = MovePicker::quiescence(&self.pos, tt_move, self.previous_moves(ply));
-        let futility_base = best_score + QS_FUTILITY_MARGIN;
+        let futility_base = best_score + QS_FUTILITY_MARGIN.get();
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         let mut quiet_evasions = 0;

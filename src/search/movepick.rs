@@ -61,7 +61,8 @@ fn noisy_score(board: &Board, m: Move, histories: &Histories) -> i32 {
     let gain = captured.map_or(0, |p| SEE_VALUES[p.index()])
         + m.promotion_piece().map_or(0, |p| SEE_VALUES[p.index()]);
     let piece = board.piece_on(m.from()).expect("a move starts on a piece");
-    CAPTURE_ORDER_VALUE_SCALE * gain + histories.capture(PieceTo { piece, to: m.to() }, captured)
+    CAPTURE_ORDER_VALUE_SCALE.get() * gain
+        + histories.capture(PieceTo { piece, to: m.to() }, captured)
 }
 
 /// Most valuable victim, least valuable attacker: capturing a queen with a pawn first.
@@ -83,9 +84,9 @@ fn mvv_lva(board: &Board, m: Move) -> i32 {
 /// follows is lost (or saved) whatever history says.
 fn escape_score(kind: PieceType, m: Move, attacks: &GradedAttacks) -> i32 {
     let (cheaper, worth) = match kind {
-        PieceType::Knight | PieceType::Bishop => (attacks.by_pawns, QUIET_ESCAPE_MINOR),
-        PieceType::Rook => (attacks.by_minors, QUIET_ESCAPE_ROOK),
-        PieceType::Queen => (attacks.by_rooks, QUIET_ESCAPE_QUEEN),
+        PieceType::Knight | PieceType::Bishop => (attacks.by_pawns, QUIET_ESCAPE_MINOR.get()),
+        PieceType::Rook => (attacks.by_minors, QUIET_ESCAPE_ROOK.get()),
+        PieceType::Queen => (attacks.by_rooks, QUIET_ESCAPE_QUEEN.get()),
         _ => return 0,
     };
     match (cheaper.contains(m.from()), cheaper.contains(m.to())) {
@@ -372,18 +373,18 @@ mod tests {
         };
         assert_eq!(
             score("e5f3"),
-            QUIET_ESCAPE_MINOR,
+            QUIET_ESCAPE_MINOR.get(),
             "out of the pawn's attack"
         );
         assert_eq!(
             score("d1d2"),
-            -QUIET_ESCAPE_QUEEN,
+            -QUIET_ESCAPE_QUEEN.get(),
             "into the bishop's attack"
         );
         assert_eq!(score("d1e2"), 0, "safe to safe");
         assert_eq!(
             score("h1h4"),
-            -QUIET_ESCAPE_ROOK,
+            -QUIET_ESCAPE_ROOK.get(),
             "into the bishop's attack"
         );
         assert_eq!(score("h1h3"), 0, "safe to safe");

@@ -14,7 +14,7 @@ use super::tunable::{Tunable, tunable};
 /// The numbers declared with `tunable!` (see `tunable.rs`): constants in a normal build,
 /// UCI options in a build with `--features tune`, for SPSA. Their values are SPSA's
 /// (+19.1 ± 12.7 Elo over the values before, at 20k nodes, 2026-11-26).
-pub static TUNABLES: [&Tunable; 21] = [
+pub static TUNABLES: [&Tunable; 28] = [
     &ASPIRATION_WINDOW,
     &RFP_MARGIN,
     &RAZOR_MARGIN,
@@ -36,6 +36,13 @@ pub static TUNABLES: [&Tunable; 21] = [
     &CORRECTION_NON_PAWN_WEIGHT,
     &CORRECTION_CONTINUATION_WEIGHT,
     &DELTA_MARGIN,
+    &QUIET_ESCAPE_MINOR,
+    &QUIET_ESCAPE_ROOK,
+    &QUIET_ESCAPE_QUEEN,
+    &EVAL_DIFF_HISTORY_MULT,
+    &EVAL_DIFF_HISTORY_MAX,
+    &CAPTURE_ORDER_VALUE_SCALE,
+    &QS_FUTILITY_MARGIN,
 ];
 
 /// Aspiration windows start this far either side of the previous iteration's score, from
@@ -143,21 +150,25 @@ pub const LMR_TABLE_SIZE: usize = 64;
 pub const CAPTURE_LMR_LESS: i32 = 1;
 tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4118, 1024, 16384);
 
-/// Quiet moves that take a piece out of an attack by a cheaper piece are ordered this
-/// much higher, those that walk into one this much lower, by the piece moved (+13.6 ±
-/// 9.9 Elo at 20k nodes, 2026-11-29).
-pub const QUIET_ESCAPE_MINOR: i32 = 7500;
-pub const QUIET_ESCAPE_ROOK: i32 = 12500;
-pub const QUIET_ESCAPE_QUEEN: i32 = 25000;
+tunable!(
+    /// Quiet moves that take a piece out of an attack by a cheaper piece are ordered this
+    /// much higher, those that walk into one this much lower, by the piece moved (+13.6 ±
+    /// 9.9 Elo at 20k nodes, 2026-11-29).
+    QUIET_ESCAPE_MINOR = 7500, 2000, 20000
+);
+tunable!(QUIET_ESCAPE_ROOK = 12500, 4000, 30000);
+tunable!(QUIET_ESCAPE_QUEEN = 25000, 8000, 50000);
 
 /// History tables saturate at this magnitude ("gravity": each update is scaled by how far
 /// the entry still is from the limit, so old information fades).
 pub const HISTORY_MAX: i32 = 16384;
-/// A quiet move's history also moves by this much per centipawn the static evaluation
-/// gained for its mover across it, at most `EVAL_DIFF_HISTORY_MAX` either way (+21.8 ±
-/// 13.4 Elo at 20k nodes, 2026-11-28).
-pub const EVAL_DIFF_HISTORY_MULT: i32 = 20;
-pub const EVAL_DIFF_HISTORY_MAX: i32 = 1600;
+tunable!(
+    /// A quiet move's history also moves by this much per centipawn the static evaluation
+    /// gained for its mover across it, at most `EVAL_DIFF_HISTORY_MAX` either way (+21.8 ±
+    /// 13.4 Elo at 20k nodes, 2026-11-28).
+    EVAL_DIFF_HISTORY_MULT = 20, 4, 60
+);
+tunable!(EVAL_DIFF_HISTORY_MAX = 1600, 400, 4000);
 tunable!(
     /// The bonus (and malus) for a move that caused (or failed before) a beta cutoff.
     HISTORY_BONUS_PER_DEPTH = 157, 50, 400
@@ -185,9 +196,11 @@ pub const MATERIAL_SCALE_MINOR: i32 = 450;
 pub const MATERIAL_SCALE_ROOK: i32 = 650;
 pub const MATERIAL_SCALE_QUEEN: i32 = 1250;
 
-/// Captures are ordered by `CAPTURE_ORDER_VALUE_SCALE * (victim value)` plus their capture
-/// history (at most `HISTORY_MAX`).
-pub const CAPTURE_ORDER_VALUE_SCALE: i32 = 8;
+tunable!(
+    /// Captures are ordered by `CAPTURE_ORDER_VALUE_SCALE * (victim value)` plus their
+    /// capture history (at most `HISTORY_MAX`).
+    CAPTURE_ORDER_VALUE_SCALE = 8, 2, 24
+);
 
 tunable!(
     /// Quiescence: delta pruning skips captures that cannot lift the score to alpha even if
@@ -195,11 +208,13 @@ tunable!(
     DELTA_MARGIN = 215, 50, 400
 );
 
-/// Quiescence out of check: captures that win nothing by SEE are skipped when the stand
-/// pat plus this margin cannot reach alpha. In check: after this many quiet evasions (the
-/// best by history), the others are skipped once a reply has shown we are not mated
-/// (with `IIR_CUT_MIN_DEPTH`: +22.5 ± 13.7 Elo at 20k nodes, 2026-11-28).
-pub const QS_FUTILITY_MARGIN: i32 = 150;
+tunable!(
+    /// Quiescence out of check: captures that win nothing by SEE are skipped when the stand
+    /// pat plus this margin cannot reach alpha. In check: after `QS_QUIET_EVASIONS` quiet
+    /// evasions (the best by history), the others are skipped once a reply has shown we
+    /// are not mated (with `IIR_CUT_MIN_DEPTH`: +22.5 ± 13.7 Elo at 20k nodes, 2026-11-28).
+    QS_FUTILITY_MARGIN = 150, 50, 300
+);
 pub const QS_QUIET_EVASIONS: i32 = 2;
 
 /// Time management: how many moves the clock must last when the GUI does not say, the
