@@ -13,7 +13,8 @@ use super::tunable::{Tunable, tunable};
 
 /// The numbers declared with `tunable!` (see `tunable.rs`): constants in a normal build,
 /// UCI options in a build with `--features tune`, for SPSA. Their values are SPSA's
-/// (+19.1 ± 12.7 Elo over the values before, at 20k nodes, 2026-11-26).
+/// (+19.1 ± 12.7 Elo over the values before, at 20k nodes, 2026-11-26; tuned again with
+/// seven more: +17.5 ± 11.7, 2026-11-29).
 pub static TUNABLES: [&Tunable; 28] = [
     &ASPIRATION_WINDOW,
     &RFP_MARGIN,
@@ -49,13 +50,13 @@ pub static TUNABLES: [&Tunable; 28] = [
 /// this depth on, and widen by half of themselves after each failure (+53 ± 31 Elo at
 /// 10k nodes, 2026-11-22).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-tunable!(ASPIRATION_WINDOW = 20, 5, 60);
+tunable!(ASPIRATION_WINDOW = 19, 5, 60);
 
 /// Reverse futility pruning: at shallow depth, a static evaluation this far above beta per
 /// ply of depth is assumed to hold (the opponent cannot catch up in so few moves)
 /// (+56 ± 53 Elo at 2+0.02, 2026-11-22).
 pub const RFP_MAX_DEPTH: i32 = 8;
-tunable!(RFP_MARGIN = 74, 30, 150);
+tunable!(RFP_MARGIN = 75, 30, 150);
 
 /// Razoring: at this depth and below, a node whose evaluation is `RAZOR_MARGIN` per ply
 /// below alpha is settled by a quiescence search when that cannot reach alpha either
@@ -70,7 +71,7 @@ tunable!(RAZOR_MARGIN = 294, 100, 600);
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
-tunable!(NMP_EVAL_DIVISOR = 198, 80, 400);
+tunable!(NMP_EVAL_DIVISOR = 196, 80, 400);
 pub const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 /// After a deep cut, null moves stay off for this many quarters of the verification
@@ -89,10 +90,10 @@ pub const NMP_VERIFY_OFF_QUARTERS: i32 = 3;
 pub const SE_MIN_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 pub const SE_DEPTH_DIVISOR: i32 = 2;
-tunable!(SE_MARGIN_PER_DEPTH = 24, 8, 64);
+tunable!(SE_MARGIN_PER_DEPTH = 25, 8, 64);
 /// `SE_MARGIN_PER_DEPTH` is in sixteenths of a centipawn per ply.
 pub const SE_MARGIN_DIVISOR: i32 = 16;
-tunable!(SE_DOUBLE_MARGIN = 21, 0, 60);
+tunable!(SE_DOUBLE_MARGIN = 22, 0, 60);
 pub const SE_MAX_DOUBLE: i32 = 6;
 pub const SE_MAX_LINE_FACTOR: i32 = 2;
 
@@ -109,14 +110,14 @@ pub const IIR_CUT_MIN_DEPTH: i32 = 8;
 /// after its late-move reduction, no quiet move is likely to lift the score enough, and
 /// the remaining quiets are skipped (+72 ± 31 Elo at 10k nodes, 2026-11-22).
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
-tunable!(FUTILITY_BASE = 77, 20, 200);
-tunable!(FUTILITY_PER_DEPTH = 80, 30, 200);
+tunable!(FUTILITY_BASE = 75, 20, 200);
+tunable!(FUTILITY_PER_DEPTH = 78, 30, 200);
 
 /// History pruning: a quiet move whose history is below `-HISTORY_PRUNE_MARGIN` per ply of
 /// depth is skipped when its reduced depth is at most `HISTORY_PRUNE_MAX_DEPTH` (in one
 /// batch with razoring: +26.5 ± 15.4 Elo at 20k nodes, 2026-11-25).
 pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
-tunable!(HISTORY_PRUNE_MARGIN = 4251, 1000, 10000);
+tunable!(HISTORY_PRUNE_MARGIN = 4158, 1000, 10000);
 
 /// Late move pruning: after `LMP_BASE + depth * depth` quiet moves, the rest are skipped;
 /// after that many divided by `LMP_NOT_IMPROVING_DIVISOR` when the position is not
@@ -130,7 +131,7 @@ pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 /// at 25k nodes, 2026-11-22).
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 tunable!(SEE_QUIET_MARGIN = 59, 20, 150);
-tunable!(SEE_CAPTURE_MARGIN = 93, 30, 250);
+tunable!(SEE_CAPTURE_MARGIN = 91, 30, 250);
 
 /// Late move reductions: `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies (both in
 /// hundredths in `LMR_*_HUNDREDTHS`, so that they can be tuned as integers), for moves
@@ -138,9 +139,9 @@ tunable!(SEE_CAPTURE_MARGIN = 93, 30, 250);
 /// by one ply per `LMR_HISTORY_DIVISOR` points (+78 ± 58 Elo at 2+0.02, 2026-11-22).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 2;
-tunable!(LMR_BASE_HUNDREDTHS = 79, 25, 150);
-tunable!(LMR_DIVISOR_HUNDREDTHS = 222, 150, 400);
-tunable!(LMR_HISTORY_DIVISOR = 8541, 2048, 32768);
+tunable!(LMR_BASE_HUNDREDTHS = 78, 25, 150);
+tunable!(LMR_DIVISOR_HUNDREDTHS = 221, 150, 400);
+tunable!(LMR_HISTORY_DIVISOR = 8420, 2048, 32768);
 /// The reductions are computed once per search into a table of this many depths by this
 /// many move numbers; deeper nodes and later moves read its last row and column.
 pub const LMR_TABLE_SIZE: usize = 64;
@@ -148,16 +149,16 @@ pub const LMR_TABLE_SIZE: usize = 64;
 /// less (more) per `CAPTURE_LMR_HISTORY_DIVISOR` points of capture history (in one batch
 /// with continuation history four plies back: +10.6 ± 10.3 Elo at 20k nodes, 2026-11-25).
 pub const CAPTURE_LMR_LESS: i32 = 1;
-tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4118, 1024, 16384);
+tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4117, 1024, 16384);
 
 tunable!(
     /// Quiet moves that take a piece out of an attack by a cheaper piece are ordered this
     /// much higher, those that walk into one this much lower, by the piece moved (+13.6 ±
     /// 9.9 Elo at 20k nodes, 2026-11-29).
-    QUIET_ESCAPE_MINOR = 7500, 2000, 20000
+    QUIET_ESCAPE_MINOR = 7217, 2000, 20000
 );
-tunable!(QUIET_ESCAPE_ROOK = 12500, 4000, 30000);
-tunable!(QUIET_ESCAPE_QUEEN = 25000, 8000, 50000);
+tunable!(QUIET_ESCAPE_ROOK = 12273, 4000, 30000);
+tunable!(QUIET_ESCAPE_QUEEN = 25143, 8000, 50000);
 
 /// History tables saturate at this magnitude ("gravity": each update is scaled by how far
 /// the entry still is from the limit, so old information fades).
@@ -168,12 +169,12 @@ tunable!(
     /// 13.4 Elo at 20k nodes, 2026-11-28).
     EVAL_DIFF_HISTORY_MULT = 20, 4, 60
 );
-tunable!(EVAL_DIFF_HISTORY_MAX = 1600, 400, 4000);
+tunable!(EVAL_DIFF_HISTORY_MAX = 1578, 400, 4000);
 tunable!(
     /// The bonus (and malus) for a move that caused (or failed before) a beta cutoff.
-    HISTORY_BONUS_PER_DEPTH = 157, 50, 400
+    HISTORY_BONUS_PER_DEPTH = 164, 50, 400
 );
-tunable!(HISTORY_BONUS_MAX = 1603, 500, 4000);
+tunable!(HISTORY_BONUS_MAX = 1635, 500, 4000);
 
 tunable!(
     /// Correction history (`correction.rs`): the static evaluation is corrected by the mean
@@ -181,10 +182,10 @@ tunable!(
     /// and after the same two moves; each table's mean counts with this weight (in 1/256).
     /// Errors beyond `CORRECTION_MAX` centipawns are clipped before they are learned
     /// (+21.4 ± 18.1 Elo at 20k nodes, 2026-11-25).
-    CORRECTION_PAWN_WEIGHT = 129, 32, 256
+    CORRECTION_PAWN_WEIGHT = 130, 32, 256
 );
-tunable!(CORRECTION_NON_PAWN_WEIGHT = 101, 16, 256);
-tunable!(CORRECTION_CONTINUATION_WEIGHT = 62, 8, 256);
+tunable!(CORRECTION_NON_PAWN_WEIGHT = 104, 16, 256);
+tunable!(CORRECTION_CONTINUATION_WEIGHT = 67, 8, 256);
 pub const CORRECTION_MAX: i32 = 256;
 
 /// The network's score as the search takes it: times `(BASE + material) / DIVISOR`, the
@@ -205,7 +206,7 @@ tunable!(
 tunable!(
     /// Quiescence: delta pruning skips captures that cannot lift the score to alpha even if
     /// the captured piece were free, with this safety margin.
-    DELTA_MARGIN = 215, 50, 400
+    DELTA_MARGIN = 226, 50, 400
 );
 
 tunable!(
@@ -213,7 +214,7 @@ tunable!(
     /// pat plus this margin cannot reach alpha. In check: after `QS_QUIET_EVASIONS` quiet
     /// evasions (the best by history), the others are skipped once a reply has shown we
     /// are not mated (with `IIR_CUT_MIN_DEPTH`: +22.5 ± 13.7 Elo at 20k nodes, 2026-11-28).
-    QS_FUTILITY_MARGIN = 150, 50, 300
+    QS_FUTILITY_MARGIN = 153, 50, 300
 );
 pub const QS_QUIET_EVASIONS: i32 = 2;
 
