@@ -14,7 +14,7 @@ use super::tunable::{Tunable, tunable};
 /// The numbers declared with `tunable!` (see `tunable.rs`): constants in a normal build,
 /// UCI options in a build with `--features tune`, for SPSA. Their values are SPSA's
 /// (+19.1 ± 12.7 Elo over the values before, at 20k nodes, 2026-11-26; tuned again with
-/// seven more: +17.5 ± 11.7, 2026-11-29).
+/// seven more: +17.5 ± 11.7 Elo at 20k nodes, 2026-11-29).
 pub static TUNABLES: [&Tunable; 28] = [
     &ASPIRATION_WINDOW,
     &RFP_MARGIN,
@@ -216,6 +216,8 @@ tunable!(
     /// are not mated (with `IIR_CUT_MIN_DEPTH`: +22.5 ± 13.7 Elo at 20k nodes, 2026-11-28).
     QS_FUTILITY_MARGIN = 153, 50, 300
 );
+/// Quiescence in check: the quiet evasions searched once a reply has shown we are not
+/// mated (see `QS_FUTILITY_MARGIN`).
 pub const QS_QUIET_EVASIONS: i32 = 2;
 
 /// Time management: how many moves the clock must last when the GUI does not say, the
