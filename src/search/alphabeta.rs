@@ -21,7 +21,7 @@
 //! with other steps.
 
 use super::Searcher;
-use super::history::{self, CONTINUATION_PLIES, Context, PieceTo};
+use super::history::{self, CONTINUATION_PLIES, Context, Histories, PieceTo};
 use super::movepick::{MovePicker, captured_kind, is_noisy};
 use super::params::*;
 use super::score::{
@@ -276,6 +276,7 @@ impl Searcher<'_> {
         // order): each is pruned (8a), extended (8b) or searched, reduced when late (8c).
         let mut root_index = self.pv_index;
         let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, previous);
+        let rows = Histories::context_rows(&previous);
         let check_info = CheckInfo::new(&self.pos);
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
@@ -320,7 +321,6 @@ impl Searcher<'_> {
                 )
             } else {
                 let threats = picker.threats(&self.pos);
-                let rows = self.histories.context_rows(&previous);
                 let score = self.histories.quiet_score(us, m, threats, moved, &rows);
                 (score, Some((m, threats)))
             };

@@ -285,7 +285,7 @@ impl MovePicker {
                     }
                     let color = board.side_to_move();
                     let graded = self.graded_threats(board);
-                    let rows = histories.context_rows(&self.history_context);
+                    let rows = Histories::context_rows(&self.history_context);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
                         let piece = board.piece_on(m.from()).expect("a move starts on a piece");
@@ -318,7 +318,7 @@ impl MovePicker {
                     legal_moves_into(board, &mut self.moves);
                     let color = board.side_to_move();
                     let threats = self.threats(board);
-                    let rows = histories.context_rows(&self.history_context);
+                    let rows = Histories::context_rows(&self.history_context);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
                         // Hash move, captures by victim and attacker, then the quiet
