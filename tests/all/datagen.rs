@@ -484,6 +484,45 @@ fn convert(args: &[&str]) -> (bool, String, String) {
     engine::run(&[&["convert"], args].concat())
 }
 
+/// Scored match games (fastchess PGN) convert to a shard of their scored moves; a PGN
+/// without any is an error that names it and writes nothing.
+#[test]
+fn scored_pgn_games_convert_to_a_shard() {
+    let dir = common::temp_dir("pgn-convert");
+    let pgn = dir.join("match.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"new\"]\n[Black \"base\"]\n[Result \"0-1\"]\n\n\
+         1. f3 {+0.10/9 0.02s} e5 {+0.50/10 0.02s} 2. g4 {-0.90/8 0.02s} Qh4# {+M1/1 0.01s} 0-1\n",
+    )
+    .unwrap();
+    let out = dir.join("match.games");
+    let (ok, stdout, stderr) = convert(&[pgn.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("1 games with scored moves, 4 positions"),
+        "{stdout}"
+    );
+    let shard = tarpon::learn::games::read(&out).unwrap();
+    assert_eq!(shard.games.len(), 1);
+    let scores: Vec<i16> = shard.games[0].plies.iter().map(|p| p.1).collect();
+    assert_eq!(scores[..3], [10, 50, -90]);
+    // The mate is kept in the game, and training leaves it out with the checks.
+    assert_eq!(shard.games[0].training_positions().len(), 3);
+
+    let plain = dir.join("plain.pgn");
+    std::fs::write(
+        &plain,
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let none = dir.join("none.games");
+    let (ok, _, stderr) = convert(&[plain.to_str().unwrap(), "-o", none.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("plain.pgn"), "{stderr}");
+    assert!(!none.exists(), "nothing is written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Game shards: a directory as output gets a new shard per run (never appended to); the
 /// shard holds every searched position (more than the records keep) in a few bytes each;
 /// converting it gives exactly the records a bulletformat run of the same games writes,
