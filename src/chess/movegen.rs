@@ -95,11 +95,7 @@ pub fn is_legal(board: &Board, m: Move) -> bool {
     let theirs = board.color(us.flip());
     let reach = match piece {
         PieceType::Pawn => {
-            let pawn = Bitboard::from_square(from);
-            let up = 8 * us.forward();
-            let single = shift(pawn, up) & !occupied;
-            let third = Bitboard::rank(us.relative_rank(2));
-            let double = shift(single & third, up) & !occupied;
+            let (single, double) = pawn_pushes(board, Bitboard::from_square(from));
             single | double | (super::attacks::pawn_attacks(us, from) & theirs)
         }
         PieceType::Knight => knight_attacks(from),
@@ -127,7 +123,8 @@ pub fn is_legal(board: &Board, m: Move) -> bool {
         return false;
     }
     // Pinned: leaving the line through the king uncovers a slider behind the piece.
-    if line(king, from).is_empty() || line(king, from).contains(to) {
+    let pin_line = line(king, from);
+    if pin_line.is_empty() || pin_line.contains(to) {
         return true;
     }
     let after = occupied.without(from).with(to);
@@ -303,6 +300,18 @@ fn shift(b: Bitboard, delta: i8) -> Bitboard {
     }
 }
 
+/// The squares the side to move's `pawns` reach by one step forward and by two (from
+/// their starting rank, both squares empty).
+#[inline(always)]
+fn pawn_pushes(board: &Board, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    let us = board.side_to_move();
+    let up = 8 * us.forward();
+    let empty = !board.occupied();
+    let single = shift(pawns, up) & empty;
+    let third = Bitboard::rank(us.relative_rank(2));
+    (single, shift(single & third, up) & empty)
+}
+
 /// Pawn moves of the pawns in `pawns`, restricted to destinations in `allowed` (the check
 /// mask, narrowed to the pin line for a pinned pawn). En passant is tested on its own.
 #[inline(always)]
@@ -321,13 +330,11 @@ fn generate_pawns<const KIND: u8>(
     let empty = !board.occupied();
     let theirs = board.color(us.flip());
     let seventh = Bitboard::rank(us.relative_rank(6));
-    let third = Bitboard::rank(us.relative_rank(2));
 
     let (promoting, others) = (pawns & seventh, pawns & !seventh);
 
     if KIND != NOISY {
-        let single = shift(others, up) & empty;
-        let double = shift(single & third, up) & empty;
+        let (single, double) = pawn_pushes(board, others);
         list.push_pawn_moves(single & allowed, up);
         list.push_pawn_moves(double & allowed, 2 * up);
     }
