@@ -314,15 +314,17 @@ impl Searcher<'_> {
             let moved = PieceTo { piece, to: m.to() };
             // A quiet move's history is keyed by the squares the opponent attacks; the key
             // is kept for the child, which judges the move by its evaluation (Step 5).
-            let (history, quiet) = if noisy {
-                (
-                    self.histories.capture(moved, captured_kind(&self.pos, m)),
-                    None,
-                )
+            // It is looked up only by the steps that read it (history pruning, the late-move
+            // reduction), which most moves near the leaves never reach.
+            let (mut history, quiet) = if noisy {
+                let captured = captured_kind(&self.pos, m);
+                (Some(self.histories.capture(moved, captured)), None)
             } else {
-                let threats = picker.threats(&self.pos);
-                let score = self.histories.quiet_score(us, m, threats, moved, &rows);
-                (score, Some((m, threats)))
+                (None, Some((m, picker.threats(&self.pos))))
+            };
+            let quiet_history = |histories: &Histories| {
+                let threats = quiet.map_or(Bitboard::EMPTY, |(_, threats)| threats);
+                histories.quiet_score(us, m, threats, moved, &rows)
             };
 
             // Step 8a. Pruning, once a move has shown we are not simply lost here. (A tablebase
@@ -366,7 +368,8 @@ impl Searcher<'_> {
                     // (in a batch with razoring: +26.5 ± 15.4).
                     if !pv_node
                         && lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
-                        && history < -HISTORY_PRUNE_MARGIN.get() * depth
+                        && *history.get_or_insert_with(|| quiet_history(self.histories))
+                            < -HISTORY_PRUNE_MARGIN.get() * depth
                     {
                         continue;
                     }
@@ -434,6 +437,7 @@ impl Searcher<'_> {
                     && depth >= LMR_MIN_DEPTH
                     && moves_searched > LMR_MIN_MOVES + pv_node as usize
                 {
+                    let history = history.unwrap_or_else(|| quiet_history(self.histories));
                     reduction = self.late_move_reduction(depth, moves_searched);
                     reduction -= tt_pv as i32;
                     reduction -= checks as i32;
