@@ -315,17 +315,19 @@ impl Searcher<'_> {
             // A quiet move's history is keyed by the squares the opponent attacks; the key
             // is kept for the child, which judges the move by its evaluation (Step 5).
             // It is looked up only by the steps that read it (history pruning, the late-move
-            // reduction), which most moves near the leaves never reach.
-            let (mut history, quiet) = if noisy {
-                let captured = captured_kind(&self.pos, m);
-                (Some(self.histories.capture(moved, captured)), None)
+            // reduction), which most moves near the leaves never reach. (The histories do
+            // not change in between: only the singular test searches first, and only for
+            // the hash move, which comes first and is never reduced.)
+            let threats = if noisy {
+                Bitboard::EMPTY
             } else {
-                (None, Some((m, picker.threats(&self.pos))))
+                picker.threats(&self.pos)
             };
-            let quiet_history = |histories: &Histories| {
-                let threats = quiet.map_or(Bitboard::EMPTY, |(_, threats)| threats);
-                histories.quiet_score(us, m, threats, moved, &rows)
-            };
+            let quiet = (!noisy).then_some((m, threats));
+            let mut history =
+                noisy.then(|| self.histories.capture(moved, captured_kind(&self.pos, m)));
+            let quiet_history =
+                |histories: &Histories| histories.quiet_score(us, m, threats, moved, &rows);
 
             // Step 8a. Pruning, once a move has shown we are not simply lost here. (A tablebase
             // floor raises `best_score` before any move: one move must still be searched,
