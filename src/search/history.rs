@@ -137,7 +137,9 @@ impl Histories {
     }
 
     /// The score a quiet move is ordered by: its own history plus how it fared after the
-    /// moves of its context (`rows`, from `context_rows`).
+    /// moves of its context (`rows`, from `context_rows`). Inlined: the move picker
+    /// scores every quiet move of a node with it, in one loop.
+    #[inline(always)]
     pub fn quiet_score(
         &self,
         color: Color,
