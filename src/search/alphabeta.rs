@@ -11,7 +11,8 @@
 //! their order, and records each one's score, line and nodes; the steps that do something
 //! else there say why.
 //! `quiescence` extends the leaves with captures until the position is quiet, so that the
-//! static evaluation is never taken in the middle of an exchange.
+//! static evaluation is never taken in the middle of an exchange; at its first ply it also
+//! tries the quiet checks, whose threats a leaf's evaluation cannot see.
 //! With tablebases loaded, `alphabeta` also takes exact results from them for positions
 //! with few pieces (`probe_tablebase`).
 //!
@@ -77,7 +78,7 @@ impl Searcher<'_> {
         let pv_node = root || beta - alpha > 1;
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply);
+            return self.quiescence(alpha, beta, ply, true);
         }
         if self.check_stop() {
             return 0;
@@ -214,7 +215,7 @@ impl Searcher<'_> {
             // could help; when the quiescence search finds that nothing does, stop here
             // (in a batch with history pruning: +26.5 ± 15.4).
             if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN.get() * depth < alpha {
-                let score = self.quiescence(alpha, beta, ply);
+                let score = self.quiescence(alpha, beta, ply, true);
                 if self.stopped {
                     return 0;
                 }
@@ -377,8 +378,9 @@ impl Searcher<'_> {
                     }
                 }
                 // SEE pruning: a move that loses too much material in the exchange on its
-                // square (+84 ± 33).
-                if !noisy {
+                // square (+84 ± 33). A quiet check is held to the captures' wider margin:
+                // what it gives up may come back with interest.
+                if !noisy && !checks {
                     if depth <= SEE_PRUNE_MAX_DEPTH
                         && !see_ge(&self.pos, m, -SEE_QUIET_MARGIN.get() * depth)
                     {
@@ -804,8 +806,9 @@ impl Searcher<'_> {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Captures (and, in check, every evasion) until the position is quiet.
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Captures (and, in check, every evasion) until the position is quiet; at its first
+    /// ply (`quiet_checks`), quiet moves that give check too.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, quiet_checks: bool) -> i32 {
         self.pv_len[ply] = 0;
         if self.check_stop() {
             return 0;
@@ -852,13 +855,20 @@ impl Searcher<'_> {
         }
 
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, tt_move, self.previous_moves(ply));
+        let mut picker =
+            MovePicker::quiescence(&self.pos, tt_move, self.previous_moves(ply), quiet_checks);
         let futility_base = best_score + QS_FUTILITY_MARGIN.get();
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         let mut quiet_evasions = 0;
         while let Some(m) = picker.next(&self.pos, self.histories) {
-            if !in_check && m.promotion_piece().is_none() {
+            let noisy = is_noisy(&self.pos, m);
+            if !in_check && !noisy {
+                // A quiet check that loses material in the exchange is left out.
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            } else if !in_check && m.promotion_piece().is_none() {
                 // Delta pruning: even winning the captured piece for free would not
                 // bring the score up to alpha. (Out of check every move here captures,
                 // en passant a pawn.)
@@ -876,7 +886,7 @@ impl Searcher<'_> {
             // In check, once a reply has shown we are not mated, the quiet evasions
             // after the first `QS_QUIET_EVASIONS` (the best by history) are left out: the
             // quiescence search looks for tactics, not for every defence (in a batch).
-            if in_check && !is_noisy(&self.pos, m) {
+            if in_check && !noisy {
                 if best_score > -TB_WIN_BOUND && quiet_evasions >= QS_QUIET_EVASIONS {
                     continue;
                 }
@@ -886,7 +896,7 @@ impl Searcher<'_> {
             self.make_move(m);
             self.nodes += 1;
             moves_searched += 1;
-            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            let score = -self.quiescence(-beta, -alpha, ply + 1, false);
             self.unmake_move();
             if self.stopped {
                 return 0;

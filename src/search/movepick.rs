@@ -5,7 +5,9 @@
 //! Order: hash move; captures and promotions that do not lose material (by SEE), most
 //! valuable victim first, then by capture history; the two killers; quiet moves by history
 //! and by whether they take a piece out of an attack by a cheaper piece or into one;
-//! captures that lose material.
+//! captures that lose material. Quiescence takes the hash move and the good captures only,
+//! and at its first ply the quiet moves that give check after them (in generation order:
+//! there are few).
 
 use super::history::{Context, Histories, PieceTo};
 use super::params::{
@@ -13,7 +15,7 @@ use super::params::{
 };
 use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{
-    CheckInfo, is_legal, legal_moves_into, noisy_moves_into, quiet_moves_into,
+    CheckInfo, gives_check, is_legal, legal_moves_into, noisy_moves_into, quiet_moves_into,
 };
 use crate::chess::{
     Bitboard, Board, GradedAttacks, MAX_MOVES, Move, MoveKind, MoveList, PieceType,
@@ -30,6 +32,9 @@ enum Stage {
     GenerateQuiet,
     Quiet,
     BadNoisy,
+    /// Quiescence's first ply: quiet moves that give check, after the captures.
+    GenerateQuietChecks,
+    QuietChecks,
     /// Quiescence in check: every evasion, scored in one list.
     GenerateEvasions,
     Evasions,
@@ -106,8 +111,10 @@ pub struct MovePicker {
     next: usize,
     bad_noisy: MoveList,
     bad_next: usize,
-    /// Quiescence search: no quiet moves (unless in check).
+    /// Quiescence search: no quiet moves (unless in check, or `quiet_checks`).
     noisy_only: bool,
+    /// Quiescence's first ply: quiet checks after the captures.
+    quiet_checks: bool,
     /// Set by `skip_quiets`: from then on only quiet checks, found with this.
     skip_quiets: Option<CheckInfo>,
     history_context: Context,
@@ -131,6 +138,7 @@ impl MovePicker {
             bad_noisy: MoveList::new(),
             bad_next: 0,
             noisy_only: false,
+            quiet_checks: false,
             skip_quiets: None,
             history_context: previous,
             threats: None,
@@ -153,12 +161,24 @@ impl MovePicker {
 
     /// For quiescence search: captures and promotions, or every evasion when in check
     /// (the quiet ones ordered by history in the context of the `previous` moves).
-    pub fn quiescence(board: &Board, tt_move: Move, previous: Context) -> MovePicker {
+    /// With `quiet_checks` (the first ply of quiescence), quiet moves that give check
+    /// follow the captures.
+    pub fn quiescence(
+        board: &Board,
+        tt_move: Move,
+        previous: Context,
+        quiet_checks: bool,
+    ) -> MovePicker {
         let mut picker = MovePicker::new(tt_move, [Move::NONE; 2], previous);
         picker.noisy_only = true;
+        picker.quiet_checks = quiet_checks;
+        // Out of check the hash move is kept only if quiescence would search it anyway.
+        let searched_here = |m: Move| {
+            is_noisy(board, m) || (quiet_checks && is_legal(board, m) && gives_check(board, m))
+        };
         if board.in_check() {
             picker.stage = Stage::GenerateEvasions;
-        } else if !is_noisy(board, tt_move) {
+        } else if !searched_here(tt_move) {
             picker.tt_move = Move::NONE;
         }
         picker
@@ -314,13 +334,29 @@ impl MovePicker {
                     }
                     Some(m) => return Some(m),
                     None => {
-                        self.stage = if self.noisy_only {
+                        self.stage = if self.quiet_checks {
+                            Stage::GenerateQuietChecks
+                        } else if self.noisy_only {
                             Stage::Done
                         } else {
                             Stage::FirstKiller
                         };
                     }
                 },
+                Stage::GenerateQuietChecks => {
+                    quiet_moves_into(board, &mut self.moves);
+                    self.next = 0;
+                    self.skip_quiets = Some(CheckInfo::new(board));
+                    self.stage = Stage::QuietChecks;
+                }
+                Stage::QuietChecks => {
+                    let checks = self.skip_quiets.expect("set with the stage");
+                    match self.next_quiet_check(board, checks) {
+                        Some(m) if m == self.tt_move => {}
+                        Some(m) => return Some(m),
+                        None => self.stage = Stage::Done,
+                    }
+                }
                 Stage::FirstKiller => {
                     self.stage = Stage::SecondKiller;
                     let m = self.killers[0];

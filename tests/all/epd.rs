@@ -61,8 +61,9 @@ fn the_suite_is_counted_and_the_failure_listed() {
 
 #[test]
 fn a_mate_found_too_slowly_fails_dm() {
-    // Mate in 2 exists; a depth-1 search cannot find it.
-    let suite = temp_file("slow.epd", "3r3k/6pp/7N/8/2Q5/8/6PP/6K1 w - - dm 2;\n");
+    // Mate in 2 (1. Kf7 Kh7 2. Rh1#) after a quiet king move, which a depth-1 search
+    // cannot see: quiescence looks at checks only at its first ply, and Kf7 is none.
+    let suite = temp_file("slow.epd", "7k/8/5K2/8/8/8/8/6R1 w - - dm 2;\n");
     let (ok, out, _) = epd(&[suite.to_str().unwrap(), "--depth", "1"]);
     std::fs::remove_file(&suite).ok();
     assert!(ok);

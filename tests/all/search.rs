@@ -237,6 +237,28 @@ fn no_legal_move_gives_no_move_and_the_right_score() {
     assert_eq!(result.score, score::mated_in(0));
 }
 
+/// Quiescence's first ply tries quiet checks: a one-ply search sees that taking the free
+/// bishop with 1. Nxb5 lets 1... Re1 mate (a quiet move, beyond a captures-only leaf
+/// search), and plays a move after which Black has no mate in one.
+#[test]
+fn a_one_ply_search_sees_a_quiet_mate_in_reply() {
+    let mut pos = position("4r1k1/5ppp/8/1b6/8/2N5/5PPP/6K1 w - - 0 1");
+    let greedy = parse_uci(&pos, "c3b5").unwrap();
+    pos.make(greedy);
+    assert!(
+        mates_within(&mut pos, 1),
+        "the solver sees the mate after Nxb5"
+    );
+    pos.unmake();
+    let result = search(&pos, 1);
+    assert_ne!(result.best, greedy, "score {}", score::to_uci(result.score));
+    let name = to_uci(&pos, result.best);
+    pos.make(result.best);
+    assert!(!mates_within(&mut pos, 1), "{name} allows a mate in one");
+    pos.unmake();
+    assert!(result.score > -score::TB_WIN_BOUND, "{}", result.score);
+}
+
 #[test]
 fn perpetual_check_saves_a_lost_position() {
     // White has a queen against queen, rook and pawn, and an exposed king: without checks
