@@ -32,9 +32,6 @@ enum Stage {
     GenerateQuiet,
     Quiet,
     BadNoisy,
-    /// Quiescence's first ply: quiet moves that give check, after the captures.
-    GenerateQuietChecks,
-    QuietChecks,
     /// Quiescence in check: every evasion, scored in one list.
     GenerateEvasions,
     Evasions,
@@ -335,7 +332,10 @@ impl MovePicker {
                     Some(m) => return Some(m),
                     None => {
                         self.stage = if self.quiet_checks {
-                            Stage::GenerateQuietChecks
+                            // The quiet stage as after `skip_quiets`: checks only, in
+                            // list order (quiescence has no killers or bad captures).
+                            self.skip_quiets = Some(CheckInfo::new(board));
+                            Stage::GenerateQuiet
                         } else if self.noisy_only {
                             Stage::Done
                         } else {
@@ -343,20 +343,6 @@ impl MovePicker {
                         };
                     }
                 },
-                Stage::GenerateQuietChecks => {
-                    quiet_moves_into(board, &mut self.moves);
-                    self.next = 0;
-                    self.skip_quiets = Some(CheckInfo::new(board));
-                    self.stage = Stage::QuietChecks;
-                }
-                Stage::QuietChecks => {
-                    let checks = self.skip_quiets.expect("set with the stage");
-                    match self.next_quiet_check(board, checks) {
-                        Some(m) if m == self.tt_move => {}
-                        Some(m) => return Some(m),
-                        None => self.stage = Stage::Done,
-                    }
-                }
                 Stage::FirstKiller => {
                     self.stage = Stage::SecondKiller;
                     let m = self.killers[0];
