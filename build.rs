@@ -22,7 +22,8 @@
 //!   differ from it, `unknown` outside a git work tree (a source archive).
 //! - `TARPON_CPU_LEVEL`: the x86-64 level the compiler was allowed to assume (from the target
 //!   features it enables, so `-C target-cpu=native` reports the level it resolves to), or
-//!   the architecture elsewhere; and `TARPON_TARGET_CPU`, the `target-cpu` it was given.
+//!   the architecture elsewhere; `TARPON_TARGET_CPU`, the `target-cpu` it was given; and
+//!   `TARPON_PGO`, `yes` for a profile-guided build (`scripts/pgo.sh`).
 //! - `TARPON_NET_FILE` and `TARPON_NET_SHA256`: the embedded network's file name and SHA-256
 //!   (what `sha256sum` prints for the file, so a network can be matched to a binary).
 
@@ -64,7 +65,9 @@ fn main() {
     let commit = commit(&root).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=TARPON_COMMIT={commit}");
     println!("cargo:rustc-env=TARPON_CPU_LEVEL={}", cpu_level());
-    println!("cargo:rustc-env=TARPON_TARGET_CPU={}", target_cpu());
+    println!("cargo:rustc-env=TARPON_TARGET_CPU={}", codegen_option("target-cpu"));
+    let pgo = !codegen_option("profile-use").is_empty();
+    println!("cargo:rustc-env=TARPON_PGO={}", if pgo { "yes" } else { "" });
 }
 
 /// The header checks that the `const` reading of the header relies on; `format.rs`
@@ -164,11 +167,13 @@ fn cpu_level() -> String {
     level.into()
 }
 
-/// The `-C target-cpu` the compiler was given (the last one wins, as in rustc), or "".
-fn target_cpu() -> String {
+/// The value of the codegen option `name` (`-C name=value`) the compiler was given (the
+/// last one wins, as in rustc), or "": `target-cpu`, or `profile-use` (a profile-guided
+/// build, `scripts/pgo.sh`).
+fn codegen_option(name: &str) -> String {
     let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
     let flags: Vec<&str> = flags.split('\x1f').collect();
-    let mut cpu = "";
+    let mut found = "";
     for (i, flag) in flags.iter().enumerate() {
         let codegen = match *flag {
             "-C" | "--codegen" => flags.get(i + 1).copied().unwrap_or_default(),
@@ -177,11 +182,14 @@ fn target_cpu() -> String {
                 .or_else(|| flag.strip_prefix("--codegen="))
                 .unwrap_or_default(),
         };
-        if let Some(value) = codegen.strip_prefix("target-cpu=") {
-            cpu = value;
+        if let Some(value) = codegen
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix('='))
+        {
+            found = value;
         }
     }
-    cpu.into()
+    found.into()
 }
 
 /// SHA-256 (FIPS 180-4), written out rather than taken from a crate: the build needs it

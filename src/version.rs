@@ -52,6 +52,12 @@ pub fn details() -> &'static str {
             }
             given => format!("{CPU_LEVEL} (target-cpu={given})"),
         };
+        // A profile-guided build (scripts/pgo.sh) is faster, never different in play.
+        let cpu = if env!("TARPON_PGO").is_empty() {
+            cpu
+        } else {
+            format!("{cpu}; profile-guided")
+        };
         let buckets = match INPUT_BUCKETS {
             1 => "no king buckets".to_string(),
             n => format!("{n} king buckets"),
