@@ -65,9 +65,15 @@ fn main() {
     let commit = commit(&root).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=TARPON_COMMIT={commit}");
     println!("cargo:rustc-env=TARPON_CPU_LEVEL={}", cpu_level());
-    println!("cargo:rustc-env=TARPON_TARGET_CPU={}", codegen_option("target-cpu"));
+    println!(
+        "cargo:rustc-env=TARPON_TARGET_CPU={}",
+        codegen_option("target-cpu")
+    );
     let pgo = !codegen_option("profile-use").is_empty();
-    println!("cargo:rustc-env=TARPON_PGO={}", if pgo { "yes" } else { "" });
+    println!(
+        "cargo:rustc-env=TARPON_PGO={}",
+        if pgo { "yes" } else { "" }
+    );
 }
 
 /// The header checks that the `const` reading of the header relies on; `format.rs`
