@@ -9,7 +9,7 @@
 # AMD Zen (2017) and later; v2: nearly any x86-64 in use). `tarpon --version`
 # says which a binary is. `make release LEVELS=x86-64-v3` builds only the levels named.
 # `make pgo` builds the fastest binary for this processor, target/pgo/tarpon, guided by a
-# profile of `tarpon bench` (scripts/pgo.sh; 2 % more nodes/s, more on a busy machine).
+# profile of `tarpon bench` (scripts/pgo.sh; about 2 % more nodes/s).
 EXE ?= tarpon
 LEVELS ?=
 

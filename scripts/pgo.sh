@@ -7,8 +7,8 @@
 # The compiler inlines and lays out the code by guesses about which branches are taken; a
 # profile of real searches replaces the guesses. On the bench it runs about 8 % fewer
 # instructions a node (cachegrind), and `scripts/bench-pair.sh` measured it 2 % faster in
-# nodes/s than the plain build on a quiet machine, up to 9 % beside other work
-# (docs/log/search.md). The steps:
+# nodes/s than the plain build (two runs of 20 rounds on a quiet machine; docs/log/search.md).
+# The steps:
 #
 #   1. build with instrumentation (-C profile-generate);
 #   2. run `tarpon bench`, which writes the profile (which code ran, how often);

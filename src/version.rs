@@ -52,7 +52,7 @@ pub fn details() -> &'static str {
             }
             given => format!("{CPU_LEVEL} (target-cpu={given})"),
         };
-        // A profile-guided build (scripts/pgo.sh) is faster, never different in play.
+        // A profile-guided build (scripts/pgo.sh) is faster; it searches the same tree.
         let cpu = if env!("TARPON_PGO").is_empty() {
             cpu
         } else {
