@@ -455,6 +455,64 @@ fn a_review_marks_the_mistakes_as_tarpon_analyse_does() {
     assert_eq!(review["summary"]["white"]["blunders"], 1);
 }
 
+/// A page that stays quiet for longer than the connections' idle timeout (10 s) still
+/// reaches the server afterwards, again and again: the timeout closes idle connections, not
+/// the server.
+#[test]
+fn the_server_answers_after_quiet_spells_longer_than_its_idle_timeout() {
+    let server = TestServer::start(&[]);
+    let game = new_game(&server, r#"{"mode":"analysis"}"#);
+    for spell in 1..=2 {
+        std::thread::sleep(Duration::from_secs(11));
+        let answer = common::http::get(server.addr, &format!("/api/games/{}", id(&game)));
+        assert_eq!(
+            answer.status, 200,
+            "after quiet spell {spell}: {}",
+            answer.body
+        );
+    }
+}
+
+/// An event stream ends with its last chunk as soon as its search is over, also for a
+/// client that keeps the connection open as browsers do (without it, the page would learn
+/// of the end only when the idle timeout closed the connection, ten seconds later).
+#[test]
+fn an_event_stream_ends_when_its_search_does() {
+    use std::io::{Read, Write};
+    let server = TestServer::start(&[]);
+    let game = new_game(
+        &server,
+        r#"{"mode":"analysis","pgn":"1. f3 e5 2. g4 Qh4# 0-1"}"#,
+    );
+    let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let started = Instant::now();
+    write!(
+        stream,
+        "GET /api/games/{}/review?ms=50 HTTP/1.1\r\nHost: {}\r\nConnection: keep-alive\r\n\r\n",
+        id(&game),
+        server.addr
+    )
+    .unwrap();
+    let mut text = Vec::new();
+    let mut buffer = [0; 4096];
+    while !text.ends_with(b"\r\n0\r\n\r\n") {
+        let n = stream.read(&mut buffer).expect("the stream's last chunk");
+        assert!(n > 0, "the connection closed before the last chunk");
+        text.extend_from_slice(&buffer[..n]);
+    }
+    let took = started.elapsed();
+    let text = String::from_utf8_lossy(&text);
+    assert!(text.contains("Transfer-Encoding: chunked"), "{text}");
+    assert!(text.contains("event: review"), "{text}");
+    assert!(
+        took < Duration::from_secs(5),
+        "the stream ended after {took:?}"
+    );
+}
+
 /// A game against Tarpon that has ended stays ended: no takeback after a resignation, a
 /// mate or a loss on time.
 #[test]

@@ -882,9 +882,11 @@ fn the_analysis_board_behaves() {
         browser.script("return document.getElementById('analyse-toggle').textContent"),
         "Stop"
     );
+    // A new analysis, not the lines left from the one before the review: a search
+    // started after it clears the panel before its first line.
     browser.wait_for(
         "the analysis after the review",
-        "return document.querySelectorAll('#lines li').length > 0",
+        "return state.analysis !== null && document.querySelectorAll('#lines li').length > 0",
     );
     browser.click("#analyse-toggle");
 

@@ -148,6 +148,12 @@ pub struct Events {
     reader: BufReader<TcpStream>,
     /// The body of a refused request (not a stream).
     pub refusal: Option<Reply>,
+    /// The stream comes in chunks (`Transfer-Encoding: chunked`).
+    chunked: bool,
+    /// Event text received and not yet read.
+    pending: String,
+    /// The last, empty chunk arrived: the server ended the stream itself.
+    pub ended: bool,
 }
 
 impl Events {
@@ -170,11 +176,49 @@ impl Events {
                 body: String::from_utf8_lossy(&bytes).into_owned(),
             }
         });
+        let chunked = headers.iter().any(|(n, v)| {
+            n.eq_ignore_ascii_case("Transfer-Encoding") && v.eq_ignore_ascii_case("chunked")
+        });
         Events {
             status,
             reader,
             refusal,
+            chunked,
+            pending: String::new(),
+            ended: false,
         }
+    }
+
+    /// The next line of the stream's text, without its line end; `None` at its end.
+    fn line(&mut self) -> Option<String> {
+        if !self.chunked {
+            let mut line = String::new();
+            return match self.reader.read_line(&mut line) {
+                Ok(n) if n > 0 => Some(line.trim_end().to_string()),
+                _ => None,
+            };
+        }
+        while !self.pending.contains('\n') {
+            if self.ended {
+                return None;
+            }
+            let mut size = String::new();
+            if self.reader.read_line(&mut size).ok()? == 0 {
+                return None;
+            }
+            let size = usize::from_str_radix(size.trim(), 16)
+                .unwrap_or_else(|_| panic!("bad chunk size {size:?}"));
+            let mut chunk = vec![0; size + 2];
+            self.reader.read_exact(&mut chunk).ok()?;
+            assert_eq!(&chunk[size..], b"\r\n", "a chunk not ended by CRLF");
+            self.ended = size == 0;
+            self.pending
+                .push_str(&String::from_utf8_lossy(&chunk[..size]));
+        }
+        let end = self.pending.find('\n').unwrap();
+        let line = self.pending[..end].trim_end().to_string();
+        self.pending.drain(..=end);
+        Some(line)
     }
 
     /// The next event, its name and JSON data; `None` when the stream has ended.
@@ -182,11 +226,8 @@ impl Events {
         let mut name = String::new();
         let mut data = String::new();
         loop {
-            let mut line = String::new();
-            if self.reader.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            let line = line.trim_end();
+            let line = self.line()?;
+            let line = line.as_str();
             if line.is_empty() {
                 if !data.is_empty() {
                     let value = serde_json::from_str(&data)

@@ -216,8 +216,10 @@ impl Browser {
             }
             if started.elapsed() > WAIT {
                 let status = self.script(
-                    "return document.getElementById('status').textContent + ' | ' + \
-                     document.getElementById('message').textContent",
+                    "const progress = document.getElementById('review-progress'); \
+                     return document.getElementById('status').textContent + ' | ' + \
+                     document.getElementById('message').textContent + \
+                     (progress && progress.textContent ? ' | ' + progress.textContent : '')",
                 );
                 panic!("waited {WAIT:?} for {what}; the page says: {status}");
             }

@@ -16,14 +16,24 @@ use std::time::Duration;
 /// How often an idle stream proves the page is still there.
 pub const HEARTBEAT: Duration = Duration::from_millis(500);
 
-/// The response head: no length (the stream ends when the connection closes), no caching,
-/// and no buffering by proxies.
+/// The response head: sent in chunks (the last, empty one tells the page that the stream
+/// is over: the connection's end would come only with the idle timeout, since the server
+/// does not hold the socket itself), no caching, and no buffering by proxies.
 const HEAD: &str = "HTTP/1.1 200 OK\r\n\
 Content-Type: text/event-stream; charset=utf-8\r\n\
+Transfer-Encoding: chunked\r\n\
 Cache-Control: no-store\r\n\
 X-Accel-Buffering: no\r\n\
 X-Content-Type-Options: nosniff\r\n\
 Connection: close\r\n\r\n";
+
+/// The chunk that ends a chunked body.
+const LAST_CHUNK: &str = "0\r\n\r\n";
+
+/// `text` as one chunk of a chunked body.
+fn chunk(text: &str) -> String {
+    format!("{:x}\r\n{text}\r\n", text.len())
+}
 
 pub struct EventStream {
     sender: Option<mpsc::Sender<(String, String)>>,
@@ -52,9 +62,14 @@ impl EventStream {
                 let mut ok = write(HEAD).is_ok();
                 while ok {
                     ok = match receiver.recv_timeout(HEARTBEAT) {
-                        Ok((name, data)) => write(&format!("event: {name}\ndata: {data}\n\n")),
-                        Err(mpsc::RecvTimeoutError::Timeout) => write(": beat\n\n"),
-                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                        Ok((name, data)) => {
+                            write(&chunk(&format!("event: {name}\ndata: {data}\n\n")))
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => write(&chunk(": beat\n\n")),
+                        Err(mpsc::RecvTimeoutError::Disconnected) => {
+                            let _ = write(LAST_CHUNK);
+                            break;
+                        }
                     }
                     .is_ok();
                 }

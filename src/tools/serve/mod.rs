@@ -4,8 +4,9 @@
 //! and embedded in the binary) plays against Tarpon and analyses with it through a small
 //! JSON API (`api.rs`, documented in docs/serve.md), with live search output as
 //! server-sent events (`events.rs`). The server binds 127.0.0.1 unless told otherwise,
-//! refuses requests from other sites (`http.rs`), validates every input, and bounds what
-//! it holds and runs (`store.rs`, `search.rs`). Nothing in a request reaches the file
+//! refuses requests from other sites (`http.rs`), validates every input, bounds what it
+//! holds and runs (`store.rs`, `search.rs`), and drops idle connections without ever
+//! stopping to accept new ones (`listen.rs`). Nothing in a request reaches the file
 //! system: the only files served are the embedded ones.
 
 mod api;
@@ -13,58 +14,16 @@ mod assets;
 mod events;
 mod game;
 mod http;
+mod listen;
 mod search;
 mod store;
 mod tree;
 
 use api::{Answer, ApiError, Call};
 use std::net::{IpAddr, SocketAddr};
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use store::Store;
-use tiny_http::{Request, Server};
-
-/// Threads answering requests; long requests (searches, event streams) get threads of
-/// their own, bounded by `store::MAX_SEARCHES`.
-const WORKERS: usize = 4;
-
-/// How long a connection may keep the server waiting for a request, or for the rest of
-/// one: a client that neither finishes nor hangs up (a connection kept open after its
-/// answer, a request sent a byte at a time) is dropped then, and the thread that reads it
-/// freed. A search's event stream only writes, and is not limited by it.
-const IDLE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Sets the receive timeout of the listening socket, which Linux gives every connection it
-/// accepts: tiny_http has no setting of its own for it, and answers a connection that times
-/// out with 408 and closes it. Where the call fails the server works without the timeout.
-fn set_receive_timeout(listener: &std::net::TcpListener, timeout: std::time::Duration) {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        let value = libc::timeval {
-            tv_sec: timeout.as_secs() as libc::time_t,
-            tv_usec: timeout.subsec_micros() as libc::suseconds_t,
-        };
-        // SAFETY: a valid socket descriptor, and a timeval of the size given.
-        let result = unsafe {
-            libc::setsockopt(
-                listener.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_RCVTIMEO,
-                (&value as *const libc::timeval).cast(),
-                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-            )
-        };
-        if result != 0 {
-            eprintln!(
-                "warning: cannot set the connections' timeout ({}): idle connections stay open",
-                std::io::Error::last_os_error()
-            );
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (listener, timeout);
-}
+use tiny_http::Request;
 
 /// What `tarpon serve` was asked for.
 #[derive(Clone, Debug)]
@@ -114,18 +73,17 @@ impl ServeArgs {
     }
 }
 
-/// A started server: its address, and the threads that answer until the program ends.
+/// A started server: its address, and the thread that keeps it answering until the
+/// program ends.
 pub struct Running {
     pub url: String,
-    workers: Vec<std::thread::JoinHandle<()>>,
+    supervisor: std::thread::JoinHandle<()>,
 }
 
 impl Running {
     /// Answers requests until the program is ended (Ctrl-C).
     pub fn wait(self) {
-        for worker in self.workers {
-            let _ = worker.join();
-        }
+        let _ = self.supervisor.join();
     }
 }
 
@@ -134,14 +92,12 @@ pub fn start(options: &Options) -> Result<Running, String> {
     let address = SocketAddr::new(options.host, options.port);
     let listener = std::net::TcpListener::bind(address)
         .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    set_receive_timeout(&listener, IDLE_TIMEOUT);
-    let server = Server::from_listener(listener, None)
-        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or("the server has no IP address")?;
+    let store = Arc::new(Store::default());
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?
+        .port();
+    let supervisor = listen::serve(listener, move |request| handle(request, port, &store))?;
     let shown_host = match options.host {
         IpAddr::V4(v4) if v4.is_unspecified() => "127.0.0.1".to_string(),
         IpAddr::V6(v6) if v6.is_unspecified() => "[::1]".to_string(),
@@ -149,31 +105,7 @@ pub fn start(options: &Options) -> Result<Running, String> {
         IpAddr::V4(v4) => v4.to_string(),
     };
     let url = format!("http://{shown_host}:{port}/");
-    let server = Arc::new(server);
-    let store = Arc::new(Store::default());
-    let workers = (0..WORKERS)
-        .map(|i| {
-            let server = Arc::clone(&server);
-            let store = Arc::clone(&store);
-            std::thread::Builder::new()
-                .name(format!("http-{i}"))
-                .spawn(move || {
-                    while let Ok(request) = server.recv() {
-                        // A bug met by one request must not take the thread, and so the
-                        // server, down with it: the request's connection is dropped and
-                        // the thread goes on (the games' locks survive a panic too).
-                        let answered = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            handle(request, port, &store)
-                        }));
-                        if answered.is_err() {
-                            eprintln!("error: a request failed inside the server (see above)");
-                        }
-                    }
-                })
-                .map_err(|e| format!("cannot start a server thread: {e}"))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    Ok(Running { url, workers })
+    Ok(Running { url, supervisor })
 }
 
 /// `tarpon serve`: starts the server, says where, and serves until ended.

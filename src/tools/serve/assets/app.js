@@ -1311,17 +1311,26 @@ async function reviewGame() {
   if (analysing) await api("POST", `games/${g.id}/stop`).catch(() => {});
   try {
     const response = await openStream(`games/${g.id}/review`, controller.signal);
+    let ended = false;
     await readEvents(response, (name, data) => {
       if (name === "progress") {
         $("review-progress").textContent = `Reviewing: position ${data.ply + 1} of ${data.of + 1}`;
       } else if (name === "review") {
+        ended = true;
         state.review = Object.assign(data, { line: reviewedLine });
         $("review-progress").textContent = "";
         render();
       } else if (name === "done" && data.stopped) {
+        ended = true;
         $("review-progress").textContent = "Review stopped";
       }
     });
+    // A stream cut off before its last event (the server stopped, the connection broke)
+    // must not leave "Reviewing…" on screen as if it went on.
+    if (!ended && !controller.signal.aborted) {
+      $("review-progress").textContent = "Review cut off";
+      showMessage("The review ended before it finished: ask for the graph again");
+    }
   } catch (error) {
     if (error.name !== "AbortError") showMessage(error.message);
     $("review-progress").textContent = "";
