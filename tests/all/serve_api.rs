@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 /// Quick searches: the tests check behaviour, not strength.
 const QUICK_MOVE: &str = r#""movetime_ms":30"#;
+/// An analysis board with the shortest mate: five positions to review, one blunder.
+const FOOLS_MATE: &str = r#"{"mode":"analysis","pgn":"1. f3 e5 2. g4 Qh4# 0-1"}"#;
 
 fn new_game(server: &TestServer, json: &str) -> Value {
     let reply = post(server.addr, "/api/games", json);
@@ -424,10 +426,7 @@ fn analysis_runs_up_to_half_an_hour_and_says_when_its_time_is_up() {
 #[test]
 fn a_review_marks_the_mistakes_as_tarpon_analyse_does() {
     let server = TestServer::start(&[]);
-    let game = new_game(
-        &server,
-        r#"{"mode":"analysis","pgn":"1. f3 e5 2. g4 Qh4# 0-1"}"#,
-    );
+    let game = new_game(&server, FOOLS_MATE);
     let mut events = Events::open(
         server.addr,
         &format!("/api/games/{}/review?ms=100", id(&game)),
@@ -480,10 +479,7 @@ fn the_server_answers_after_quiet_spells_longer_than_its_idle_timeout() {
 fn an_event_stream_ends_when_its_search_does() {
     use std::io::{Read, Write};
     let server = TestServer::start(&[]);
-    let game = new_game(
-        &server,
-        r#"{"mode":"analysis","pgn":"1. f3 e5 2. g4 Qh4# 0-1"}"#,
-    );
+    let game = new_game(&server, FOOLS_MATE);
     let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
