@@ -108,6 +108,22 @@ fn read_head(reader: &mut impl BufRead) -> (u16, Vec<(String, String)>) {
     (status, headers)
 }
 
+/// The next chunk of a chunked body (empty for the last one); `None` when the connection
+/// ended first. A chunk not framed as HTTP/1.1 says fails the test.
+fn read_chunk(reader: &mut impl BufRead) -> std::io::Result<Option<Vec<u8>>> {
+    let mut size = String::new();
+    if reader.read_line(&mut size)? == 0 {
+        return Ok(None);
+    }
+    let size = usize::from_str_radix(size.trim(), 16)
+        .unwrap_or_else(|_| panic!("bad chunk size {size:?}"));
+    let mut chunk = vec![0; size + 2];
+    reader.read_exact(&mut chunk)?;
+    assert_eq!(&chunk[size..], b"\r\n", "a chunk not ended by CRLF");
+    chunk.truncate(size);
+    Ok(Some(chunk))
+}
+
 fn read_reply(reader: &mut impl BufRead) -> Reply {
     let (status, headers) = read_head(reader);
     let find = |name: &str| {
@@ -118,16 +134,11 @@ fn read_reply(reader: &mut impl BufRead) -> Reply {
     };
     let mut bytes = Vec::new();
     if find("Transfer-Encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
-        loop {
-            let mut size = String::new();
-            reader.read_line(&mut size).expect("read a chunk size");
-            let size = usize::from_str_radix(size.trim(), 16).expect("chunk size");
-            let mut chunk = vec![0; size + 2];
-            reader.read_exact(&mut chunk).expect("read a chunk");
-            if size == 0 {
+        while let Some(chunk) = read_chunk(reader).expect("read a chunk") {
+            if chunk.is_empty() {
                 break;
             }
-            bytes.extend_from_slice(&chunk[..size]);
+            bytes.extend_from_slice(&chunk);
         }
     } else if let Some(length) = find("Content-Length").and_then(|v| v.parse::<usize>().ok()) {
         bytes.resize(length, 0);
@@ -153,7 +164,7 @@ pub struct Events {
     /// Event text received and not yet read.
     pending: String,
     /// The last, empty chunk arrived: the server ended the stream itself.
-    pub ended: bool,
+    ended: bool,
 }
 
 impl Events {
@@ -202,18 +213,9 @@ impl Events {
             if self.ended {
                 return None;
             }
-            let mut size = String::new();
-            if self.reader.read_line(&mut size).ok()? == 0 {
-                return None;
-            }
-            let size = usize::from_str_radix(size.trim(), 16)
-                .unwrap_or_else(|_| panic!("bad chunk size {size:?}"));
-            let mut chunk = vec![0; size + 2];
-            self.reader.read_exact(&mut chunk).ok()?;
-            assert_eq!(&chunk[size..], b"\r\n", "a chunk not ended by CRLF");
-            self.ended = size == 0;
-            self.pending
-                .push_str(&String::from_utf8_lossy(&chunk[..size]));
+            let chunk = read_chunk(&mut self.reader).ok()??;
+            self.ended = chunk.is_empty();
+            self.pending.push_str(&String::from_utf8_lossy(&chunk));
         }
         let end = self.pending.find('\n').unwrap();
         let line = self.pending[..end].trim_end().to_string();

@@ -31,8 +31,9 @@ const WORKERS: usize = 4;
 /// stream only writes, and is not limited by it.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A retired generation's workers end after this long without a request: by then every
-/// connection it accepted has sent its request or been dropped by `IDLE_TIMEOUT`.
+/// A retired generation's workers end after this long without a request: by then a
+/// connection it accepted has sent its request or been dropped by `IDLE_TIMEOUT`, unless
+/// it sends a byte every few seconds (such a request is then left unanswered).
 const RETIRE_AFTER: Duration = Duration::from_secs(2 * IDLE_TIMEOUT.as_secs());
 
 /// How often a worker looks up from an empty queue to see whether its generation retired.
