@@ -771,19 +771,23 @@ impl<'a> Searcher<'a> {
             )
     }
 
-    /// Called every node: whether the search must stop now. User `stop` always works; the
-    /// other limits apply once the main thread has completed depth 1, so there is always a
-    /// searched move. (`go nodes` counts the nodes of all threads: a helper's count reaches
-    /// the others every `CLOCK_CHECK_NODES` of its nodes.)
+    /// Called every node: whether the search must stop now. The main thread always
+    /// completes depth 1 first (well under a millisecond), so that even a `stop` sent
+    /// right after `go` is answered with a searched move, never the first legal one. Then
+    /// `stop`, the node limit and the clock end the search. (`go nodes` counts the nodes
+    /// of all threads: a helper's count reaches the others every `CLOCK_CHECK_NODES` of
+    /// its nodes.)
     fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
+        }
+        if self.is_main() && self.completed_depth < 1 {
+            return false;
         }
         if self
             .limits
             .nodes
             .is_some_and(|n| self.nodes + self.other_nodes >= n)
-            && (self.completed_depth >= 1 || !self.is_main())
         {
             self.stopped = true;
             return true;
@@ -797,7 +801,7 @@ impl<'a> Searcher<'a> {
             return true;
         }
         self.notice_ponderhit();
-        if !self.pondering && self.completed_depth >= 1 && self.time.hard_limit_reached() {
+        if !self.pondering && self.time.hard_limit_reached() {
             self.stopped = true;
         }
         self.stopped

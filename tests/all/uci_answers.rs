@@ -148,6 +148,24 @@ fn only_stop_ends_an_infinite_search_with_a_bestmove() {
     check_bestmove(&pos, lines.last().unwrap());
 }
 
+/// A GUI that stops an analysis right after starting it (or a person who types `stop` at
+/// once) still gets a searched move: here the mate in one, not the first legal move.
+#[test]
+fn a_search_stopped_at_once_answers_a_searched_move() {
+    let mut e = Engine::start();
+    // Scholar's mate: Qxf7# among 42 legal moves.
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    for _ in 0..5 {
+        e.send("go infinite");
+        e.send("stop");
+        let lines = e.collect_until("bestmove", ANSWER, |l| l.starts_with("bestmove"));
+        let best = lines.last().unwrap().split_whitespace().nth(1);
+        assert_eq!(best, Some("f3f7"), "{lines:?}");
+        let info = last_score_line(&lines);
+        assert_eq!(after(info, "mate"), Some("1"), "{info}");
+    }
+}
+
 #[test]
 fn a_lone_king_against_mating_material_is_scored_as_lost() {
     let mut e = Engine::start();
