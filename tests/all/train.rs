@@ -89,6 +89,34 @@ fn a_short_run_reports_each_epoch_and_writes_a_network_the_engine_reads() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--max-positions` shortens the training data only: the held-out loss is always that
+/// of the whole validation file, so that it compares with other runs' figures.
+#[test]
+fn max_positions_leaves_the_validation_file_whole() {
+    let dir = common::temp_dir("max-positions");
+    let data = data_file(&dir, "data.bin", 600, 3);
+    let held_out = data_file(&dir, "held.bin", 200, 4);
+    let net = dir.join("net.nnue");
+    let out = train(&[
+        &data,
+        "--validation",
+        &held_out,
+        "--max-positions",
+        "100",
+        "--output",
+        net.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch-size",
+        "64",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("100 records, 100 kept"), "{stdout}");
+    assert!(stdout.contains("200 records, 200 kept"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_resumed_run_writes_the_network_of_an_uninterrupted_one() {
     let dir = common::temp_dir("resume");

@@ -399,8 +399,18 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
             records.len()
         ));
     }
+    // The whole validation file, whatever --max-positions: its loss must compare with
+    // other runs' (its first records alone, from the first games, score differently).
+    let validation_filter = Filter {
+        max_positions: None,
+        ..filter
+    };
     let validation = match &opts.validation {
-        Some(path) => Some(load(std::slice::from_ref(path), filter, opts.threads)?),
+        Some(path) => Some(load(
+            std::slice::from_ref(path),
+            validation_filter,
+            opts.threads,
+        )?),
         None => None,
     };
     let fitted;
