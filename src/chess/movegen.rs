@@ -13,7 +13,9 @@
 //!
 //! Three entry points split the moves into disjoint sets whose union is every legal move:
 //! *noisy* moves (captures, en passant, and every promotion) for quiescence search, and
-//! *quiet* moves (the rest, castling included).
+//! *quiet* moves (the rest, castling included). A fourth lists only the quiet moves that
+//! give check, for the searches that want no others (quiescence's first ply, and a node
+//! whose other quiet moves were pruned).
 
 use super::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, rook_attacks};
 use super::bitboard::Bitboard;
@@ -64,6 +66,14 @@ pub fn quiet_moves(board: &Board) -> MoveList {
 pub fn quiet_moves_into(board: &Board, list: &mut MoveList) {
     list.clear();
     generate::<QUIET>(board, Bitboard::ALL, list);
+}
+
+/// The quiet moves that give check (by `checks`, worked out for this board), in the order
+/// `quiet_moves_into` lists them. Each piece's destinations are narrowed to its checking
+/// squares before the moves are listed, instead of listing every quiet move and testing it.
+pub fn quiet_checks_into(board: &Board, checks: &CheckInfo, list: &mut MoveList) {
+    list.clear();
+    generate_checks::<QUIET>(board, Bitboard::ALL, Some(checks), list);
 }
 
 /// Legal moves of the piece on `from` only (used to check a single move cheaply).
@@ -216,6 +226,22 @@ impl MoveSink for MoveCounter {
 /// Appends the legal moves of type `KIND` made by pieces on `sources` to `list`.
 #[inline(always)]
 fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut impl MoveSink) {
+    generate_checks::<KIND>(board, sources, None, list);
+}
+
+/// `generate`, keeping only the moves that give check when `checks` is given. (Every
+/// caller passes a constant, so the test for it is compiled away.)
+#[inline(always)]
+fn generate_checks<const KIND: u8>(
+    board: &Board,
+    sources: Bitboard,
+    checks: Option<&CheckInfo>,
+    list: &mut impl MoveSink,
+) {
+    // The squares a normal move of a `kind` from `from` may end on.
+    let checking = |from: Square, kind: PieceType| {
+        checks.map_or(Bitboard::ALL, |c| c.checking_targets(from, kind))
+    };
     let us = board.side_to_move();
     let them = us.flip();
     let occupied = board.occupied();
@@ -233,13 +259,22 @@ fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut impl Mo
 
     if sources.contains(king) {
         let without_king = occupied.without(king);
-        for to in king_attacks(king) & targets {
+        for to in king_attacks(king) & targets & checking(king, PieceType::King) {
             if !board.is_attacked(to, them, without_king) {
                 list.push(Move::new(king, to));
             }
         }
         if KIND != NOISY && checkers.is_empty() {
-            generate_castling(board, list);
+            match checks {
+                None => generate_castling(board, list),
+                Some(c) => {
+                    let mut castles = MoveList::new();
+                    generate_castling(board, &mut castles);
+                    for &m in castles.iter().filter(|&&m| c.gives_check(board, m)) {
+                        list.push(m);
+                    }
+                }
+            }
         }
     }
     if checkers.more_than_one() {
@@ -254,10 +289,18 @@ fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut impl Mo
     let targets = targets & check_mask;
 
     for from in board.pieces(us, PieceType::Knight) & sources & !pinned {
-        list.push_targets(from, knight_attacks(from) & targets);
+        list.push_targets(
+            from,
+            knight_attacks(from) & targets & checking(from, PieceType::Knight),
+        );
     }
+    // A queen's moves come in both loops, each time narrowed to the queen's checks.
+    let kind_on = |from: Square| board.piece_on(from).map_or(PieceType::Queen, |p| p.kind());
     for from in board.diagonal_sliders(us) & sources {
         let mut to = bishop_attacks(from, occupied) & targets;
+        if checks.is_some() {
+            to &= checking(from, kind_on(from));
+        }
         if pinned.contains(from) {
             to &= line(king, from);
         }
@@ -265,6 +308,9 @@ fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut impl Mo
     }
     for from in board.straight_sliders(us) & sources {
         let mut to = rook_attacks(from, occupied) & targets;
+        if checks.is_some() {
+            to &= checking(from, kind_on(from));
+        }
         if pinned.contains(from) {
             to &= line(king, from);
         }
@@ -272,12 +318,13 @@ fn generate<const KIND: u8>(board: &Board, sources: Bitboard, list: &mut impl Mo
     }
 
     let pawns = board.pieces(us, PieceType::Pawn) & sources;
-    generate_pawns::<KIND>(board, pawns & !pinned, check_mask, list);
+    generate_pawns::<KIND>(board, pawns & !pinned, check_mask, checks, list);
     for from in pawns & pinned {
         generate_pawns::<KIND>(
             board,
             Bitboard::from_square(from),
             check_mask & line(king, from),
+            checks,
             list,
         );
     }
@@ -313,12 +360,14 @@ fn pawn_pushes(board: &Board, pawns: Bitboard) -> (Bitboard, Bitboard) {
 }
 
 /// Pawn moves of the pawns in `pawns`, restricted to destinations in `allowed` (the check
-/// mask, narrowed to the pin line for a pinned pawn). En passant is tested on its own.
+/// mask, narrowed to the pin line for a pinned pawn), and to checks when `checks` is given
+/// (pushes only: it comes with `QUIET`). En passant is tested on its own.
 #[inline(always)]
 fn generate_pawns<const KIND: u8>(
     board: &Board,
     pawns: Bitboard,
     allowed: Bitboard,
+    checks: Option<&CheckInfo>,
     list: &mut impl MoveSink,
 ) {
     if pawns.is_empty() {
@@ -334,7 +383,20 @@ fn generate_pawns<const KIND: u8>(
     let (promoting, others) = (pawns & seventh, pawns & !seventh);
 
     if KIND != NOISY {
-        let (single, double) = pawn_pushes(board, others);
+        let (mut single, mut double) = pawn_pushes(board, others);
+        if let Some(c) = checks {
+            // Pushes onto the pawn's checking squares, and any push of a pawn that
+            // uncovers a check (a push along the line to their king uncovers nothing).
+            let direct = c.check_squares[PieceType::Pawn as usize];
+            let (mut uncovered_single, mut uncovered_double) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for from in others & c.discoverers {
+                let off_line = !line(from, c.their_king);
+                uncovered_single |= shift(Bitboard::from_square(from), up) & off_line;
+                uncovered_double |= shift(Bitboard::from_square(from), 2 * up) & off_line;
+            }
+            single &= direct | uncovered_single;
+            double &= direct | uncovered_double;
+        }
         list.push_pawn_moves(single & allowed, up);
         list.push_pawn_moves(double & allowed, 2 * up);
     }
@@ -442,6 +504,19 @@ impl CheckInfo {
         }
     }
 
+    /// The squares on which a normal move of our piece of type `kind` from `from` gives
+    /// check: its checking squares, and, when it shields their king from one of our
+    /// sliders, every square off that line.
+    #[inline(always)]
+    fn checking_targets(&self, from: Square, kind: PieceType) -> Bitboard {
+        let uncovered = if self.discoverers.contains(from) {
+            !line(from, self.their_king)
+        } else {
+            Bitboard::EMPTY
+        };
+        self.check_squares[kind as usize] | uncovered
+    }
+
     /// Whether the legal move `m` gives check; the same answer as `gives_check`.
     /// Castling, en passant and promotions, which change more than one square or the
     /// piece, are rare: they take the full test.
@@ -508,12 +583,10 @@ mod tests {
     use super::*;
     use crate::chess::fen;
 
-    /// The fast path of `is_legal` against the generator on every one of the 65,536
-    /// possible move words, in the perft positions (Chess960 ones included) and every
-    /// position one legal move after each standard one: checks, pins, promotions, en
-    /// passant and castling all occur there.
-    #[test]
-    fn is_legal_agrees_with_the_generator_on_every_move_word() {
+    /// The perft positions (Chess960 ones included) and every position one legal move
+    /// after each standard one: checks, pins, promotions, en passant and castling all
+    /// occur there.
+    fn positions_one_move_deep() -> Vec<Board> {
         let mut boards = Vec::new();
         let suites = [
             (include_str!("../../tests/data/perft.epd"), false),
@@ -534,6 +607,38 @@ mod tests {
             }
         }
         assert!(boards.len() > 3000, "{} positions", boards.len());
+        boards
+    }
+
+    /// The quiet checks are the quiet moves that `gives_check` says check, in the same
+    /// order (the search hands them out in list order, so the order is part of the tree).
+    #[test]
+    fn quiet_checks_are_the_checking_quiet_moves_in_order() {
+        let mut checks_seen = 0;
+        for board in positions_one_move_deep() {
+            let expected: Vec<Move> = quiet_moves(&board)
+                .iter()
+                .copied()
+                .filter(|&m| gives_check(&board, m))
+                .collect();
+            let mut list = MoveList::new();
+            quiet_checks_into(&board, &CheckInfo::new(&board), &mut list);
+            assert_eq!(
+                list.iter().copied().collect::<Vec<_>>(),
+                expected,
+                "{}",
+                fen::to_fen(&board)
+            );
+            checks_seen += expected.len();
+        }
+        assert!(checks_seen > 1000, "{checks_seen} quiet checks");
+    }
+
+    /// The fast path of `is_legal` against the generator on every one of the 65,536
+    /// possible move words, in `positions_one_move_deep`.
+    #[test]
+    fn is_legal_agrees_with_the_generator_on_every_move_word() {
+        let boards = positions_one_move_deep();
         let mut legal = vec![false; 1 << 16];
         for board in &boards {
             legal.fill(false);

@@ -15,7 +15,8 @@ use super::params::{
 };
 use super::see::{SEE_VALUES, see_ge};
 use crate::chess::movegen::{
-    CheckInfo, gives_check, is_legal, legal_moves_into, noisy_moves_into, quiet_moves_into,
+    CheckInfo, gives_check, is_legal, legal_moves_into, noisy_moves_into, quiet_checks_into,
+    quiet_moves_into,
 };
 use crate::chess::{
     Bitboard, Board, GradedAttacks, MAX_MOVES, Move, MoveKind, MoveList, PieceType,
@@ -258,15 +259,16 @@ impl MovePicker {
         self.next = 0;
     }
 
-    /// Quiet moves, scored by history and `escape_score` (not scored after `skip_quiets`:
-    /// only their checks are handed out, in list order).
+    /// Quiet moves, scored by history and `escape_score` (after `skip_quiets`, only those
+    /// that give check, unscored: they are handed out in list order).
     #[inline(never)]
     fn generate_quiet(&mut self, board: &Board, histories: &Histories) {
-        quiet_moves_into(board, &mut self.moves);
         self.next = 0;
-        if self.skip_quiets.is_some() {
+        if let Some(checks) = self.skip_quiets {
+            quiet_checks_into(board, &checks, &mut self.moves);
             return;
         }
+        quiet_moves_into(board, &mut self.moves);
         let color = board.side_to_move();
         let graded = self.graded_threats(board);
         let rows = Histories::context_rows(&self.history_context);
