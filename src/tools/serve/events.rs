@@ -76,9 +76,7 @@ impl EventStream {
                 if !ok {
                     flag.store(true, Ordering::Relaxed);
                     // Only this stream's own search is stopped, not a newer one.
-                    if slot.is_current(generation) {
-                        slot.control.stop.store(true, Ordering::Relaxed);
-                    }
+                    slot.stop_if_current(generation);
                 }
             })
             .ok();

@@ -742,10 +742,9 @@ pub struct GameView {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn setup(mode: Mode, fen: &str) -> Setup {
+impl Setup {
+    /// A game of `mode` from `fen` with no moves, clock or strength: for tests.
+    pub fn for_test(mode: Mode, fen: &str) -> Setup {
         Setup {
             mode,
             human: Color::White,
@@ -757,6 +756,15 @@ mod tests {
             movetime_ms: DEFAULT_MOVETIME_MS,
             strength: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(mode: Mode, fen: &str) -> Setup {
+        Setup::for_test(mode, fen)
     }
 
     #[test]

@@ -58,10 +58,8 @@ fn stop_after(slot: &Arc<Slot>, generation: u64, cap: Duration) -> mpsc::Sender<
     let _ = std::thread::Builder::new()
         .name("search-cap".to_string())
         .spawn(move || {
-            if ended.recv_timeout(cap) == Err(mpsc::RecvTimeoutError::Timeout)
-                && slot.is_current(generation)
-            {
-                slot.control.stop.store(true, Ordering::Relaxed);
+            if ended.recv_timeout(cap) == Err(mpsc::RecvTimeoutError::Timeout) {
+                slot.stop_if_current(generation);
             }
         });
     guard

@@ -37,6 +37,10 @@ pub struct Slot {
     /// Counts the search requests and stops of this game: a search whose number is no
     /// longer the latest has been superseded and stops.
     generation: AtomicU64,
+    /// Held while a search's number is checked and its stop sent (`stop_if_current`), and
+    /// while a new search takes its number: so a stop meant for an old search can never
+    /// land on the new one after it has begun.
+    numbering: Mutex<()>,
     searching: AtomicBool,
 }
 
@@ -60,17 +64,37 @@ impl Slot {
         self.generation.load(Ordering::Acquire) == generation
     }
 
+    fn numbering(&self) -> MutexGuard<'_, ()> {
+        self.numbering.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Stops the running search, if any; true if one was running.
     pub fn stop(&self) -> bool {
-        self.generation.fetch_add(1, Ordering::AcqRel);
-        self.control.stop.store(true, Ordering::Relaxed);
+        {
+            let _numbering = self.numbering();
+            self.generation.fetch_add(1, Ordering::AcqRel);
+            self.control.stop.store(true, Ordering::Relaxed);
+        }
         self.is_searching()
+    }
+
+    /// Stops search number `generation` if it is still the latest. The check and the stop
+    /// are one step: checked apart, a newer search could take over and begin in between,
+    /// and the stop would end it instead.
+    pub fn stop_if_current(&self, generation: u64) {
+        let _numbering = self.numbering();
+        if self.is_current(generation) {
+            self.control.stop.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Takes the game's engine for a new search, stopping the one running. Fails when a
     /// yet newer request came meanwhile, or the old search did not stop in time.
     pub fn take_engine(&self) -> Result<(u64, EngineTurn<'_>), ApiError> {
-        let generation = self.generation.fetch_add(1, Ordering::AcqRel) + 1;
+        let generation = {
+            let _numbering = self.numbering();
+            self.generation.fetch_add(1, Ordering::AcqRel) + 1
+        };
         let deadline = Instant::now() + TAKEOVER_WAIT;
         loop {
             match self.engine.try_lock() {
@@ -174,6 +198,7 @@ impl Store {
             engine: Mutex::new(None),
             control: SearchControl::default(),
             generation: AtomicU64::new(0),
+            numbering: Mutex::new(()),
             searching: AtomicBool::new(false),
         });
         games.insert(id, Arc::clone(&slot));
@@ -212,5 +237,30 @@ impl Store {
             )));
         }
         Ok(permit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen::START_FEN;
+    use crate::tools::serve::game::Mode;
+
+    /// A stop meant for a search that a newer one has taken over from (a closed page's
+    /// stream, an expired cap) leaves the newer search running; its own stop does not.
+    #[test]
+    fn a_stale_stop_leaves_the_newer_search_running() {
+        let store = Store::default();
+        let slot = store
+            .add(Setup::for_test(Mode::Analysis, START_FEN))
+            .unwrap();
+        let (old, turn) = slot.take_engine().unwrap();
+        drop(turn);
+        let (new, _turn) = slot.take_engine().unwrap();
+        slot.control.begin(false);
+        slot.stop_if_current(old);
+        assert!(!slot.control.stop.load(Ordering::Relaxed));
+        slot.stop_if_current(new);
+        assert!(slot.control.stop.load(Ordering::Relaxed));
     }
 }
