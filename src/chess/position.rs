@@ -128,12 +128,17 @@ impl Position {
     /// the distance from the root of the search: a position that already occurred inside
     /// the search tree is a draw (repeating it is always possible), while one that occurred
     /// only in the game before the root must have occurred twice (threefold repetition).
+    /// Null moves end the look back: a position before one is not reached again by moves.
     pub fn is_repetition_draw(&self, ply: usize) -> bool {
-        let window = (self.board.halfmove_clock() as usize).min(self.history.len());
+        let n = self.history.len();
+        let window = (self.board.halfmove_clock() as usize).min(n);
         let key = self.board.key();
         let mut earlier = 0;
         for distance in (2..=window).step_by(2) {
-            let (board, _) = &self.history[self.history.len() - distance];
+            let (board, m) = &self.history[n - distance];
+            if *m == Move::NULL || self.history[n - distance + 1].1 == Move::NULL {
+                return false;
+            }
             if board.key() == key {
                 if distance <= ply {
                     return true;
@@ -235,5 +240,34 @@ impl Position {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::notation::parse_uci;
+
+    fn play(pos: &mut Position, moves: &str) {
+        for text in moves.split_whitespace() {
+            let m = parse_uci(pos, text).unwrap();
+            pos.make(m);
+        }
+    }
+
+    /// The knights out and back is a repetition; the same with null moves in place of
+    /// White's moves is not: no game reaches the start position again that way.
+    #[test]
+    fn a_repetition_does_not_reach_across_a_null_move() {
+        let mut pos = Position::startpos();
+        play(&mut pos, "g1f3 g8f6 f3g1 f6g8");
+        assert!(pos.is_repetition_draw(10));
+        let mut pos = Position::startpos();
+        pos.make_null();
+        play(&mut pos, "g8f6");
+        pos.make_null();
+        play(&mut pos, "f6g8");
+        assert_eq!(pos.key(), Position::startpos().key());
+        assert!(!pos.is_repetition_draw(10));
     }
 }
