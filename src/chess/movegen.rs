@@ -295,7 +295,12 @@ fn generate_checks<const KIND: u8>(
         );
     }
     // A queen's moves come in both loops, each time narrowed to the queen's checks.
-    let kind_on = |from: Square| board.piece_on(from).map_or(PieceType::Queen, |p| p.kind());
+    let kind_on = |from: Square| {
+        board
+            .piece_on(from)
+            .expect("a slider stands on its square")
+            .kind()
+    };
     for from in board.diagonal_sliders(us) & sources {
         let mut to = bishop_attacks(from, occupied) & targets;
         if checks.is_some() {
