@@ -763,13 +763,9 @@ impl Setup {
 mod tests {
     use super::*;
 
-    fn setup(mode: Mode, fen: &str) -> Setup {
-        Setup::for_test(mode, fen)
-    }
-
     #[test]
     fn takeback_returns_to_the_persons_turn() {
-        let mut game = Game::new(1, setup(Mode::Play, START_FEN));
+        let mut game = Game::new(1, Setup::for_test(Mode::Play, START_FEN));
         game.human_move("e4", None).unwrap();
         assert!(game.tarpon_to_move());
         let v = game.version;
@@ -782,7 +778,7 @@ mod tests {
 
     #[test]
     fn a_finished_game_cannot_be_taken_back() {
-        let mut game = Game::new(1, setup(Mode::Play, START_FEN));
+        let mut game = Game::new(1, Setup::for_test(Mode::Play, START_FEN));
         game.human_move("e4", None).unwrap();
         let v = game.version;
         let reply = read_move(game.position(), "e5").unwrap();
@@ -796,7 +792,7 @@ mod tests {
 
     #[test]
     fn a_stale_tarpon_move_is_dropped() {
-        let mut game = Game::new(1, setup(Mode::Play, START_FEN));
+        let mut game = Game::new(1, Setup::for_test(Mode::Play, START_FEN));
         game.human_move("e2e4", None).unwrap();
         let v = game.version;
         let reply = read_move(game.position(), "c5").unwrap();
@@ -808,7 +804,7 @@ mod tests {
 
     #[test]
     fn analysis_moves_branch_from_an_earlier_ply() {
-        let mut game = Game::new(1, setup(Mode::Analysis, START_FEN));
+        let mut game = Game::new(1, Setup::for_test(Mode::Analysis, START_FEN));
         for m in ["e4", "e5", "Nf3"] {
             game.human_move(m, None).unwrap();
         }
@@ -849,7 +845,7 @@ mod tests {
 
     #[test]
     fn mate_ends_the_game_with_the_reason() {
-        let mut game = Game::new(1, setup(Mode::Analysis, START_FEN));
+        let mut game = Game::new(1, Setup::for_test(Mode::Analysis, START_FEN));
         for m in ["f3", "e5", "g4", "Qh4#"] {
             game.human_move(m, None).unwrap();
         }
