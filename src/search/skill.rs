@@ -13,9 +13,9 @@
 //!   one of several plausible moves); a much worse one seldom, and only when it was among
 //!   the candidates, that is, a move that looked reasonable to a shallow search.
 //!
-//! The constants were calibrated by games against Stockfish's `UCI_Elo` and full-strength
-//! Tarpon (`scripts/calibrate_strength.py`); docs/strength.md has the table: every setting
-//! measured from 1100 to 2400 lies within 150 Elo of its label.
+//! The constants were calibrated by games against Stockfish's `UCI_Elo` and the engine's
+//! own settings (`scripts/calibrate_strength.py`), with the network, which a limited
+//! search always evaluates with; docs/strength.md has the tables.
 
 use super::SearchOptions;
 use super::timeman::Limits;
@@ -29,13 +29,13 @@ pub const ELO_MAX: i32 = 2800;
 pub const LEVEL_MAX: i32 = 20;
 
 /// Nodes per move at `ELO_MIN`.
-const NODES_AT_MIN: f64 = 27.0;
+const NODES_AT_MIN: f64 = 4.8;
 /// How the node budget grows per 100 Elo.
-const NODE_GROWTH: f64 = 1.93;
+const NODE_GROWTH: f64 = 2.0;
 /// Temperature of the move choice at `ELO_MIN`, in centipawns; it shrinks by the factor
 /// `TEMPERATURE_DECAY` per 100 Elo, so that the choice sharpens by the same proportion at
-/// every level (80 cp at 800, 27 at 1400, 9 at 2000, 2 at 2800).
-const TEMPERATURE_AT_MIN: f64 = 80.0;
+/// every level (131 cp at 800, 44 at 1400, 15 at 2000, 3.5 at 2800).
+const TEMPERATURE_AT_MIN: f64 = 130.6;
 const TEMPERATURE_DECAY: f64 = 0.834;
 /// Candidate moves searched for the choice (the MultiPV of the weakened search).
 pub const CANDIDATES: usize = 4;
@@ -86,11 +86,8 @@ impl Skill {
             nodes: Some(nodes),
             ..limits
         };
-        // The hand-crafted evaluation, whatever `Use NNUE` says: the Elo scale of the
-        // settings was measured with it (docs/strength.md).
         let options = SearchOptions {
             multi_pv: options.multi_pv.max(CANDIDATES),
-            nnue: None,
             ..options
         };
         (limits, options)
@@ -173,16 +170,21 @@ mod tests {
     }
 
     #[test]
-    fn a_limited_search_evaluates_by_hand_whatever_the_network() {
-        // The settings' Elo scale was measured with the hand-crafted evaluation.
+    fn a_limited_search_has_a_node_budget_and_candidates() {
         let options = SearchOptions {
             nnue: Some(crate::eval::nnue::Net::embedded()),
             ..SearchOptions::default()
         };
         let (limits, options) = Skill::from_elo(1500).restrict(Limits::default(), options);
-        assert!(options.nnue.is_none());
+        assert!(options.nnue.is_some());
         assert_eq!(limits.nodes, Some(Skill::from_elo(1500).nodes()));
         assert!(options.multi_pv >= CANDIDATES);
+        let fewer = Limits {
+            nodes: Some(10),
+            ..Limits::default()
+        };
+        let (limits, _) = Skill::from_elo(1500).restrict(fewer, SearchOptions::default());
+        assert_eq!(limits.nodes, Some(10));
     }
 
     #[test]
@@ -203,7 +205,7 @@ mod tests {
         for elo in [2400, 2000, 1600, 1200, 800] {
             let c = counts(elo);
             // The best is chosen most, the close second more than the blunder, and the
-            // blunder seldom (even at 800, fewer than one time in a hundred).
+            // blunder seldom (even at 800, fewer than one time in twenty).
             assert!(c[0] > c[1] && c[1] > c[2], "{elo}: {c:?}");
             assert!(c[2] < 1200, "{elo}: {c:?}");
             // A weaker setting strays from the best move more often.

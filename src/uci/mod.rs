@@ -445,15 +445,20 @@ impl Uci {
     }
 
     /// The network `Use NNUE` and `EvalFile` ask for: `None` for the hand-crafted
-    /// evaluation. (A strength-limited search drops it: see `Skill::restrict`.)
+    /// evaluation.
     fn nnue(&self) -> Option<Arc<Net>> {
         self.options.use_nnue.then(|| self.network.clone())
     }
 
-    /// The network a search evaluates with now: `None` for the hand-crafted evaluation,
-    /// which `Use NNUE` off and a strength limit both ask for (see `Skill::restrict`).
+    /// The network a search evaluates with now: the one `nnue` gives, except that a
+    /// strength-limited search always has the loaded network, whatever `Use NNUE` says:
+    /// the settings' Elo scale was measured with it (docs/strength.md).
     fn evaluation(&self) -> Option<Arc<Net>> {
-        self.nnue().filter(|_| self.skill().is_none())
+        if self.skill().is_some() {
+            Some(self.network.clone())
+        } else {
+            self.nnue()
+        }
     }
 
     /// The strength limit the options ask for (`UCI_LimitStrength`, `Skill Level`).
@@ -631,7 +636,7 @@ impl Uci {
             tablebases: self.tablebase_settings(),
             show_wdl: self.options.show_wdl,
             skill: self.skill(),
-            nnue: self.nnue(),
+            nnue: self.evaluation(),
             contempt: self.options.contempt,
         };
         let spawned = std::thread::Builder::new()

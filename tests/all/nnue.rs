@@ -871,10 +871,11 @@ fn use_nnue_switches_the_search_between_network_and_hand_crafted_evaluation() {
         differ > 0,
         "the network and the hand-crafted search searched alike"
     );
-    // A strength limit evaluates by hand (its Elo scale was measured so), and `eval` says so.
-    e.send("setoption name Use NNUE value true");
+    // A strength limit evaluates with the network even with `Use NNUE` off (its Elo scale
+    // was measured so), and `eval` says so.
+    e.send("setoption name Use NNUE value false");
     e.send("setoption name UCI_LimitStrength value true");
-    assert!(e.eval().0.contains("not in use"));
-    e.send("setoption name UCI_LimitStrength value false");
     assert!(!e.eval().0.contains("not in use"));
+    e.send("setoption name UCI_LimitStrength value false");
+    assert!(e.eval().0.contains("not in use"));
 }

@@ -11,8 +11,9 @@
 //!
 //! The search evaluates with NNUE when `SearchOptions::nnue` holds a network (the UCI
 //! option `Use NNUE`, on by default: the embedded network beats the hand-crafted
-//! evaluation in games, docs/nnue.md) and with the hand-crafted evaluation otherwise, as
-//! it also does under a strength limit (the limits were calibrated with it).
+//! evaluation in games, docs/nnue.md) and with the hand-crafted evaluation otherwise. A
+//! strength limit evaluates with the network whatever `Use NNUE` says (the limits were
+//! calibrated with it).
 
 pub mod accumulator;
 pub mod format;
@@ -79,7 +80,8 @@ pub fn eval_text(board: &Board, net: &Net, in_use: bool) -> String {
         "the search evaluates with it; the final evaluation below is the hand-crafted one"
             .to_string()
     } else {
-        "not in use: the search uses the hand-crafted evaluation below (Use NNUE is false, or a strength limit is on)".to_string()
+        "not in use: the search uses the hand-crafted evaluation below (Use NNUE is false)"
+            .to_string()
     };
     format!(
         "{body}\nNNUE network: {} ({usage})\nNNUE evaluation: {} (white side)\n{last}",

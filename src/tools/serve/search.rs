@@ -241,13 +241,9 @@ fn refuse_live(game: &super::game::Game) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Sets the strength of the engine's next search. The table is emptied when the way of
-/// evaluating changes (a strength limit evaluates by hand-crafted terms, full strength with
-/// the network), since its entries keep each position's static evaluation.
+/// Sets the strength of the engine's next search (both strengths evaluate with the
+/// network, so the table's static evaluations stay valid across a change).
 fn set_strength(engine: &mut crate::tools::engine::Engine, skill: Option<Skill>) {
-    if engine.options.skill.is_some() != skill.is_some() {
-        engine.clear();
-    }
     engine.options.skill = skill;
 }
 
