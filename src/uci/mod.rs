@@ -958,8 +958,11 @@ mod tests {
         assert!(Arc::ptr_eq(&network, &Net::embedded()));
         assert!(search(&mut uci, &["setoption name Use NNUE value false"]).is_none());
         assert!(search(&mut uci, &["setoption name Use NNUE value true"]).is_some());
-        // A strength limit evaluates by hand whatever `Use NNUE` says.
+        // A strength limit evaluates with the network whatever `Use NNUE` says.
         let limit = "setoption name UCI_LimitStrength value true";
-        assert!(search(&mut uci, &[limit]).is_none());
+        let off = "setoption name Use NNUE value false";
+        assert!(search(&mut uci, &[off, limit]).is_some());
+        let unlimited = "setoption name UCI_LimitStrength value false";
+        assert!(search(&mut uci, &[unlimited]).is_none());
     }
 }

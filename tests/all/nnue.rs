@@ -876,6 +876,19 @@ fn use_nnue_switches_the_search_between_network_and_hand_crafted_evaluation() {
     e.send("setoption name Use NNUE value false");
     e.send("setoption name UCI_LimitStrength value true");
     assert!(!e.eval().0.contains("not in use"));
+    // And the search too: the same nodes to a fixed depth whatever `Use NNUE` says.
+    e.send("setoption name UCI_Elo value 2800");
+    let mut nodes = Vec::new();
+    for use_nnue in [false, true] {
+        e.send(&format!("setoption name Use NNUE value {use_nnue}"));
+        e.send("ucinewgame");
+        nodes.push(e.search_depth(MIDDLEGAME, 5).1);
+    }
+    assert_eq!(
+        nodes[0], nodes[1],
+        "a limited search with Use NNUE off and on"
+    );
+    e.send("setoption name Use NNUE value false");
     e.send("setoption name UCI_LimitStrength value false");
     assert!(e.eval().0.contains("not in use"));
 }
