@@ -12,7 +12,6 @@ use super::events::EventStream;
 use super::game::{EvalView, GameView, MAX_PLIES, MoveView};
 use super::store::{Slot, Store};
 use crate::chess::{Color, Move, Position};
-use crate::search::skill::Skill;
 use crate::search::timeman::Limits;
 use crate::tools::analyse::{self, Mark, final_score, move_loss};
 use crate::tools::engine::{Eval, Iteration, Settings, expected_score, san_line};
@@ -166,7 +165,7 @@ pub fn reply(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
             (game.position().clone(), game.version, limits, game.strength)
         };
         let engine = turn.engine();
-        set_strength(engine, strength);
+        engine.options.skill = strength;
         engine.options.multi_pv = 1;
         let analysis = engine.search_lines(&position, limits, &slot.control, |_| {});
         drop(turn);
@@ -210,7 +209,7 @@ pub fn draw_offer(slot: Arc<Slot>, store: &Store) -> Result<Answer, ApiError> {
             (game.position().clone(), game.version)
         };
         let engine = turn.engine();
-        set_strength(engine, None);
+        engine.options.skill = None;
         engine.options.multi_pv = 1;
         let limits = Limits {
             move_time: Some(DRAW_THINK_MS),
@@ -239,12 +238,6 @@ fn refuse_live(game: &super::game::Game) -> Result<(), ApiError> {
         ));
     }
     Ok(())
-}
-
-/// Sets the strength of the engine's next search (both strengths evaluate with the
-/// network, so the table's static evaluations stay valid across a change).
-fn set_strength(engine: &mut crate::tools::engine::Engine, skill: Option<Skill>) {
-    engine.options.skill = skill;
 }
 
 /// One line of an analysis as the page shows it.
@@ -286,7 +279,7 @@ pub fn analysis(
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
         let engine = turn.engine();
-        set_strength(engine, None);
+        engine.options.skill = None;
         engine.options.multi_pv = params.lines;
         let limits = Limits {
             move_time: Some(params.seconds * 1000),
@@ -407,7 +400,7 @@ pub fn review(slot: Arc<Slot>, store: &Store, params: ReviewParams) -> Result<An
         };
         let stream = EventStream::open(connection, Arc::clone(&slot), generation);
         let engine = turn.engine();
-        set_strength(engine, None);
+        engine.options.skill = None;
         engine.options.multi_pv = 1;
         let last = positions.len() - 1;
         let mut scores = Vec::with_capacity(positions.len());
