@@ -205,7 +205,7 @@ mod tests {
         for elo in [2400, 2000, 1600, 1200, 800] {
             let c = counts(elo);
             // The best is chosen most, the close second more than the blunder, and the
-            // blunder seldom (even at 800, fewer than one time in twenty).
+            // blunder seldom (fewer than 12 times in 100, even at 800).
             assert!(c[0] > c[1] && c[1] > c[2], "{elo}: {c:?}");
             assert!(c[2] < 1200, "{elo}: {c:?}");
             // A weaker setting strays from the best move more often.
