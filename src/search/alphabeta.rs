@@ -33,6 +33,7 @@ use super::tt::{Bound, TtEntry};
 use crate::chess::movegen::CheckInfo;
 use crate::chess::notation::to_uci;
 use crate::chess::{Bitboard, Move, MoveList};
+use crate::eval::endgame;
 
 impl Searcher<'_> {
     /// Whether the position at `ply` is a draw by the rules (repetition, fifty moves,
@@ -688,6 +689,11 @@ impl Searcher<'_> {
     /// A static evaluation corrected by the correction history, kept clear of the scores
     /// that mean a proven result.
     fn corrected(&self, raw_eval: i32, previous: &Context) -> i32 {
+        // A known win's score is exact knowledge, its drive the only way to the mate: the
+        // corrections (one pawnless key for every such position) would flatten the drive.
+        if endgame::lone_king_against_mating_material(self.pos.board()) {
+            return raw_eval;
+        }
         let eval = self.histories.corrections.correct(
             self.pos.board(),
             &[previous[0], previous[1]],

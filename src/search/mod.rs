@@ -460,12 +460,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// The static evaluation of the current position for the side to move: the network's
-    /// when there is one, else the hand-crafted evaluation, which also scores a lone king
-    /// against mating material, as a known win (`endgame::known_win_bonus`).
+    /// when there is one, else the hand-crafted evaluation; a lone king against mating
+    /// material is a known win, scored by its own drive to mate
+    /// (`endgame::known_win_score`).
     #[inline(always)]
     fn evaluate(&mut self) -> i32 {
-        if let Some(bonus) = endgame::known_win_bonus(self.pos.board()) {
-            return crate::eval::evaluate(&self.pos, self.eval_cache) + bonus;
+        if let Some(score) = endgame::known_win_score(self.pos.board()) {
+            return score;
         }
         match &self.options.nnue {
             Some(net) => {

@@ -324,6 +324,51 @@ fn a_winning_side_does_not_stalemate() {
     }
 }
 
+/// Bishop and knight against a lone king, without tablebases: the search plays both sides
+/// as in a game (one table and one set of histories throughout, 150,000 nodes a move) and
+/// must mate before the fifty-move rule, from a lone king in the centre (White mating) and
+/// from one in a right corner with the mating king far away (Black mating). With the
+/// general evaluation's terms in the known win's score, the same positions played through
+/// UCI at the same nodes ended drawn by the fifty-move rule.
+#[test]
+fn bishop_and_knight_mate_a_lone_king_in_time() {
+    use tarpon::chess::Outcome;
+    for fen in [
+        "8/8/8/3k4/8/8/8/1NB1K3 w - - 0 1",
+        "8/8/8/8/3K4/8/3n4/4b2k b - - 0 1",
+    ] {
+        let mut pos = position(fen);
+        let tt = TranspositionTable::new(16);
+        let mut histories = Histories::new();
+        let control = SearchControl::default();
+        let mut line = Vec::new();
+        while pos.outcome().is_none() {
+            tt.new_search();
+            let limits = Limits {
+                nodes: Some(150_000),
+                ..Default::default()
+            };
+            let result = think(
+                &pos,
+                limits,
+                &[],
+                SearchOptions::default(),
+                &tt,
+                &mut histories,
+                &control,
+            );
+            line.push(to_uci(&pos, result.best));
+            pos.make(result.best);
+        }
+        assert!(
+            matches!(pos.outcome(), Some(Outcome::Checkmate { .. })),
+            "{fen}: {:?} after {}",
+            pos.outcome(),
+            line.join(" ")
+        );
+    }
+}
+
 // --- Determinism ----------------------------------------------------------------------------
 
 /// The node total from the last line of bench output, `<nodes> nodes <nps> nps`.

@@ -70,11 +70,14 @@ pub fn eval_text(board: &Board, net: &Net, in_use: bool) -> String {
     let (body, last) = table
         .rsplit_once('\n')
         .expect("the table has lines before its final one");
-    let known_win = crate::eval::endgame::lone_king_against_mating_material(board);
-    let usage = if known_win {
+    let known_win = crate::eval::endgame::known_win_score(board);
+    let usage = if let Some(score) = known_win {
+        let white = match board.side_to_move() {
+            Color::White => score,
+            Color::Black => -score,
+        };
         format!(
-            "not used here: the search scores a lone king against mating material as a known win, the hand-crafted evaluation below plus {} cp",
-            crate::eval::endgame::KNOWN_WIN
+            "not used here: the search scores a lone king against mating material as a known win, {white} cp (white side), driving the lone king to where it can be mated"
         )
     } else if in_use {
         "the search evaluates with it; the final evaluation below is the hand-crafted one"
