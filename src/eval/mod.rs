@@ -144,7 +144,8 @@ pub fn evaluate_without_cache(board: &Board) -> i32 {
     from_side_to_move(board, run(board, pawns, &mut NoTrace))
 }
 
-fn from_side_to_move(board: &Board, white: i32) -> i32 {
+/// A score for White as one for the side to move, or back: the same flip either way.
+pub(crate) fn from_side_to_move(board: &Board, white: i32) -> i32 {
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,

@@ -72,10 +72,7 @@ pub fn eval_text(board: &Board, net: &Net, in_use: bool) -> String {
         .expect("the table has lines before its final one");
     let known_win = crate::eval::endgame::known_win_score(board);
     let usage = if let Some(score) = known_win {
-        let white = match board.side_to_move() {
-            Color::White => score,
-            Color::Black => -score,
-        };
+        let white = crate::eval::from_side_to_move(board, score);
         format!(
             "not used here: the search scores a lone king against mating material as a known win, {white} cp (white side), driving the lone king to where it can be mated"
         )
