@@ -69,13 +69,13 @@ pub const KNOWN_WIN: i32 = 2000;
 /// The known win's drive, in centipawns per step (fixed, not tuned: these endings are too
 /// rare in game data to fit, and their technique is known). Per step of the lone king
 /// away from the centre: mate is only on the edge.
-pub const WIN_EDGE_PULL: i32 = 10;
+const WIN_EDGE_PULL: i32 = 10;
 /// With bishop and knight, per step of the lone king nearer a corner of the bishop's
 /// colour, the only corners where mate can be forced. Stronger than the edge pull, so
 /// that a king on the edge is walked along it from a wrong corner to a right one.
-pub const WIN_CORNER_PULL: i32 = 45;
+const WIN_CORNER_PULL: i32 = 45;
 /// Per step the kings come closer (in king moves): the mating king must help.
-pub const WIN_KING_PULL: i32 = 12;
+const WIN_KING_PULL: i32 = 12;
 
 /// Whether one side has only its king left and the other enough to force mate. The
 /// network has hardly seen such endings (self-play games are adjudicated as wins long
@@ -248,9 +248,11 @@ mod tests {
     }
 
     /// The known win's score leads to the mate: with bishop and knight (dark-squared here)
-    /// a lone king nearer a dark corner scores more for the mating side, in the centre more
-    /// than in a light corner only by the edge; with a rook the edge and the kings' distance
-    /// count. The score belongs to the side to move, and only lone kings get one.
+    /// a lone king in a dark corner scores more for the mating side than one on the edge
+    /// beside it, and that more than one in a light corner, all above the known win plus
+    /// the bishop; with a rook a lone king on the edge scores more than one in the centre,
+    /// and more than one on the edge far from the mating king. The score belongs to the
+    /// side to move, and only lone kings get one.
     #[test]
     fn known_wins_drive_the_lone_king_to_its_mate() {
         let score = |fen: &str| known_win_score(&board(fen)).unwrap();
