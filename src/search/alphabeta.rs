@@ -195,7 +195,8 @@ impl Searcher<'_> {
             self.stack[ply + 2].killers = [Move::NONE; 2];
         }
         // The hash score, where its bound says it is nearer the truth, is a better guess of
-        // this node's value than the static evaluation: a search found it.
+        // this node's value than the static evaluation: a search found it (in a batch with
+        // razoring: +26.5 ± 15.4).
         let eval = if in_check {
             static_eval
         } else {
@@ -283,7 +284,7 @@ impl Searcher<'_> {
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         // When the best move known here is a capture, the quiet moves are unlikely to be
-        // better: they are reduced one ply more.
+        // better: they are reduced one ply more (with the PV flag: +11.3 ± 14.4).
         let tt_capture = tt_move.is_some() && is_noisy(&self.pos, tt_move);
         let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
@@ -337,7 +338,9 @@ impl Searcher<'_> {
             // each needs a score of its own.
             if !root && moves_searched > 0 && best_score > -TB_WIN_BOUND {
                 // Quiet checks are left out of the pruning by move count, evaluation and
-                // history: a check can mate or win material in ways none of them foresee.
+                // history: a check can mate or win material in ways none of them foresee
+                // (in a batch with razoring: +26.5 ± 15.4; a mate in two found at depth 5
+                // instead of 10).
                 // (`skip_quiets` keeps handing them out.)
                 if !noisy && !checks {
                     let lmp_divisor = if improving {
@@ -444,6 +447,10 @@ impl Searcher<'_> {
                 {
                     let history = history.unwrap_or_else(|| quiet_history(self.histories));
                     reduction = self.late_move_reduction(depth, moves_searched);
+                    // A ply less on a (once) principal variation and for a check, a ply
+                    // more where the node is not improving and at an expected cut node
+                    // (the tt-PV ply with the capture hash move's: +11.3 ± 14.4; a second
+                    // cut-node ply: +4.5 ± 9.5 over 2,880 games, not kept).
                     reduction -= tt_pv as i32;
                     reduction -= checks as i32;
                     reduction += !improving as i32;
