@@ -250,9 +250,9 @@ mod tests {
     /// The known win's score leads to the mate: with bishop and knight (dark-squared here)
     /// a lone king in a dark corner scores more for the mating side than one on the edge
     /// next to a light corner, and that more than one in the light corner itself, all above
-    /// the known win plus the bishop; with a rook a lone king on the edge scores more than one in the centre,
-    /// and more than one on the edge far from the mating king. The score belongs to the
-    /// side to move, and only lone kings get one.
+    /// the known win plus the bishop; with a rook a lone king on the edge scores more than
+    /// one in the centre, and more than one on the edge far from the mating king. The score
+    /// belongs to the side to move, and only lone kings get one.
     #[test]
     fn known_wins_drive_the_lone_king_to_its_mate() {
         let score = |fen: &str| known_win_score(&board(fen)).unwrap();

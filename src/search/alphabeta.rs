@@ -449,8 +449,7 @@ impl Searcher<'_> {
                     reduction = self.late_move_reduction(depth, moves_searched);
                     // A ply less on a (once) principal variation and for a check, a ply
                     // more where the node is not improving and at an expected cut node
-                    // (the tt-PV ply with the capture hash move's: +11.3 ± 14.4; a second
-                    // cut-node ply: +4.5 ± 9.5 over 2,880 games, not kept).
+                    // (the tt-PV ply with the capture hash move's: +11.3 ± 14.4).
                     reduction -= tt_pv as i32;
                     reduction -= checks as i32;
                     reduction += !improving as i32;
