@@ -478,7 +478,9 @@ impl Searcher<'_> {
                 return 0;
             }
             if root {
-                self.record_root_move(root_index - 1, score, moves_searched == 1 || score > alpha);
+                let scored = moves_searched == 1 || score > alpha;
+                let bound = bound_of(score, alpha, beta);
+                self.record_root_move(root_index - 1, score, scored, depth, bound);
             }
 
             if score > best_score {
@@ -572,16 +574,18 @@ impl Searcher<'_> {
         Some(m)
     }
 
-    /// Root move `i` has scored `score`: the line's first move and any move that beat
-    /// alpha keep it, with their seldepth and line; any other is marked as not better
-    /// than the best so far.
-    fn record_root_move(&mut self, i: usize, score: i32, scored: bool) {
+    /// Root move `i` has scored `score` at `depth`: the line's first move and any move that
+    /// beat alpha keep it, with its bound, seldepth and line; any other is marked as not
+    /// better than the best so far.
+    fn record_root_move(&mut self, i: usize, score: i32, scored: bool, depth: i32, bound: Bound) {
         let rm = &mut self.root_moves[i];
         if !scored {
             rm.score = -INFINITE;
             return;
         }
         rm.score = score;
+        rm.score_depth = depth;
+        rm.score_bound = bound;
         rm.seldepth = self.seldepth;
         rm.pv.clear();
         rm.pv.push(rm.mv);

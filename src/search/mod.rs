@@ -45,7 +45,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use threads::Shared;
 use timeman::{Limits, TimeManager};
-use tt::TranspositionTable;
+use tt::{Bound, TranspositionTable};
 
 /// Signals from the UCI thread to a running search.
 #[derive(Default)]
@@ -150,6 +150,10 @@ struct RootMove {
     /// than the best so far) and from the previous one, for ordering.
     score: i32,
     previous_score: i32,
+    /// The iteration `score` comes from, and what kind of result it is: a root move that
+    /// failed high or low against the aspiration window has only a bound.
+    score_depth: i32,
+    score_bound: Bound,
     pv: Vec<Move>,
     seldepth: usize,
     /// The tables' verdict when the root is in them (see `tablebase::RootRank`).
@@ -312,6 +316,8 @@ impl<'a> Searcher<'a> {
                 mv,
                 score: -INFINITE,
                 previous_score: -INFINITE,
+                score_depth: 0,
+                score_bound: Bound::Exact,
                 pv: vec![mv],
                 seldepth: 0,
                 tb_rank: 0,
@@ -608,7 +614,6 @@ impl<'a> Searcher<'a> {
                 }
             }
             if self.stopped {
-                self.report_interrupted_iteration(depth, previous_best);
                 break;
             }
             // Each line was searched with the earlier ones excluded, so a later line can
@@ -635,6 +640,7 @@ impl<'a> Searcher<'a> {
             previous_score = best.score;
             if self.limits_reached_after_iteration(stable_iterations, score_drop)
                 || (self.forced_on_the_clock() && depth >= FORCED_MOVE_DEPTH)
+                || self.mates_are_settled(depth, lines)
             {
                 break;
             }
@@ -652,21 +658,19 @@ impl<'a> Searcher<'a> {
         self.wait_while_pondering_or_infinite();
     }
 
-    /// A search stopped in the middle of iteration `depth` plays the best move that
-    /// iteration has proved so far. When that is not the move of the last completed
-    /// iteration (`previous_best`), its line is reported, so that the last `info` a GUI
-    /// sees leads with the `bestmove` that follows.
-    fn report_interrupted_iteration(&self, depth: i32, previous_best: Move) {
-        let best = &self.root_moves[0];
-        if self.is_main()
-            && self.options.report.is_some()
-            && self.options.multi_pv == 1
-            && best.score != -INFINITE
-            && best.mv != previous_best
-        {
-            let text = self.info_line(depth, 0, "");
-            self.report(&text);
-        }
+    /// Whether every line of play is a mate (for or against the side to move) that deeper
+    /// iterations would only repeat: `depth` is more than twice the longest of them, plus a
+    /// margin for the reductions that might have hidden a shorter mate (or a longer
+    /// defence). Without this a mated or mating root runs to the deepest depth in
+    /// milliseconds, a flood of lines for the log; `go infinite` then waits for `stop`.
+    /// A `go depth` gets the depth it asked for.
+    fn mates_are_settled(&self, depth: i32, lines: usize) -> bool {
+        let lines = &self.root_moves[..lines];
+        self.limits.depth.is_none()
+            && lines.iter().all(|rm| score::is_mate(rm.score))
+            && lines
+                .iter()
+                .all(|rm| depth >= 2 * (MATE - rm.score.abs()) + MATE_SETTLED_MARGIN)
     }
 
     /// Helper threads vary their iterations so that they do not all search the same tree
@@ -849,7 +853,6 @@ impl<'a> Searcher<'a> {
     /// This thread's share of the result, once it has stopped.
     fn outcome(&self) -> threads::Outcome {
         threads::Outcome {
-            id: self.id,
             completed_depth: self.completed_depth,
             best: self.root_moves.first().cloned(),
             nodes: self.nodes,
@@ -859,8 +862,8 @@ impl<'a> Searcher<'a> {
 
     /// The result of the search, on the main thread once every helper has stopped and
     /// handed in its `outcome`: the move of the thread with the best completed result
-    /// (`threads::pick`), with the nodes and tablebase hits of all threads. When that is a
-    /// helper, its line is reported, so that the last `info` matches the `bestmove`.
+    /// (`threads::pick`), with the nodes and tablebase hits of all threads. The last `info`
+    /// lines a GUI sees are those of the answer (`report_final`).
     fn finish(&self, helpers: Vec<threads::Outcome>) -> SearchResult {
         let main = self.outcome();
         let nodes = main.nodes + helpers.iter().map(|o| o.nodes).sum::<u64>();
@@ -871,7 +874,7 @@ impl<'a> Searcher<'a> {
         } else {
             &main
         };
-        let Some(rm) = &chosen.best else {
+        let Some(best) = &chosen.best else {
             return SearchResult {
                 best: Move::NONE,
                 ponder: Move::NONE,
@@ -881,21 +884,76 @@ impl<'a> Searcher<'a> {
                 tb_hits,
             };
         };
-        if chosen.id != main.id {
-            let text = self.format_info(rm, chosen.completed_depth, 0, "", nodes, tb_hits);
-            self.report(&text);
-        }
-        let rm = match &self.options.skill {
-            Some(skill) => self.weakened_choice(skill),
-            None => rm,
+        let mut lines = match &self.options.skill {
+            // A limited level shows only the line it plays, not the better ones it passed.
+            Some(skill) => vec![self.weakened_choice(skill).clone()],
+            None if self.options.multi_pv == 1 => vec![best.clone()],
+            None => self.latest_lines(),
         };
+        // The expected reply is the line's second move (completed from the table when the
+        // line stops after one move), so that `ponder` is a move the GUI was shown.
+        let ponder = self.ponder_move(&lines[0]);
+        if ponder.is_some() && lines[0].pv.len() < 2 {
+            lines[0].pv.truncate(1);
+            lines[0].pv.push(ponder);
+        }
+        let shown_already = !self.stopped
+            && helpers.is_empty()
+            && self.options.skill.is_none()
+            && lines[0].pv.get(1).is_none_or(|&m| m == ponder);
+        if !shown_already {
+            self.report_final(&lines, chosen.completed_depth, nodes, tb_hits);
+        }
+        let rm = &lines[0];
         SearchResult {
             best: rm.mv,
-            ponder: self.ponder_move(rm),
+            ponder,
             score: self.shown_score(rm),
-            depth: chosen.completed_depth,
+            depth: Self::latest_depth(rm, chosen.completed_depth),
             nodes,
             tb_hits,
+        }
+    }
+
+    /// The MultiPV lines by their latest results, best first: a search stopped inside an
+    /// iteration has scored some lines at its depth and left the others at the depth
+    /// before, and a line it re-searched may have overtaken an earlier one.
+    fn latest_lines(&self) -> Vec<RootMove> {
+        let count = self.options.multi_pv.clamp(1, self.root_moves.len());
+        let mut lines = self.root_moves[..count].to_vec();
+        // (A stable sort: equal scores keep the search's order.)
+        lines.sort_by_key(|rm| std::cmp::Reverse(rm.known_score()));
+        lines
+    }
+
+    /// The depth of a root move's latest score: the iteration that scored it, or the last
+    /// completed one when the iteration in progress had not reached it.
+    fn latest_depth(rm: &RootMove, completed_depth: i32) -> i32 {
+        if rm.score == -INFINITE {
+            completed_depth
+        } else {
+            rm.score_depth
+        }
+    }
+
+    /// The last `info` lines of a search, one per line of play in `lines`, the first being
+    /// the move played: each with its latest score (marked as a bound when the aspiration
+    /// window left it one), the nodes of all threads and a line that starts with the move
+    /// and continues with the `ponder` move.
+    fn report_final(&self, lines: &[RootMove], completed_depth: i32, nodes: u64, tb_hits: u64) {
+        if !self.is_main() || self.options.report.is_none() {
+            return;
+        }
+        for (i, rm) in lines.iter().enumerate() {
+            let bound = match rm.score_bound {
+                _ if rm.score == -INFINITE => "",
+                Bound::Lower => " lowerbound",
+                Bound::Upper => " upperbound",
+                Bound::Exact => "",
+            };
+            let depth = Self::latest_depth(rm, completed_depth).max(1);
+            let text = self.format_info(rm, depth, i, bound, nodes, tb_hits);
+            self.report(&text);
         }
     }
 

@@ -241,6 +241,9 @@ pub const NODE_SHARE_FACTOR: u64 = 135;
 /// A single legal move under a clock is searched only this deep: the move is forced, but
 /// the GUI still gets a real score and a ponder move (and `analyse` a real evaluation).
 pub const FORCED_MOVE_DEPTH: i32 = 6;
+/// Iterations past twice a mate's length (in plies) before the mate counts as settled and
+/// the deepening stops (`Searcher::mates_are_settled`).
+pub const MATE_SETTLED_MARGIN: i32 = 4;
 /// After this long, the root reports each move it starts (`info currmove`).
 pub const CURRMOVE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 /// The search looks at the clock every this many nodes.

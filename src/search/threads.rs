@@ -202,7 +202,6 @@ impl<'c> Shared<'c> {
 
 /// What one thread found, handed to the main thread when the search ends.
 pub(super) struct Outcome {
-    pub(super) id: usize,
     /// The deepest iteration the thread completed (0 if none).
     pub(super) completed_depth: i32,
     /// Its best root move with its line, `None` only without legal moves.
@@ -312,12 +311,13 @@ mod tests {
     fn outcome(id: usize, depth: i32, score: i32) -> Outcome {
         let mv = legal_moves(&Position::startpos())[id];
         Outcome {
-            id,
             completed_depth: depth,
             best: Some(RootMove {
                 mv,
                 score,
                 previous_score: -super::super::INFINITE,
+                score_depth: depth,
+                score_bound: super::super::tt::Bound::Exact,
                 pv: vec![mv],
                 seldepth: 0,
                 tb_rank: 0,
@@ -329,25 +329,29 @@ mod tests {
         }
     }
 
+    /// The thread `pick` chooses, by the move it found (`outcome` gives each id its own).
+    fn picked(main: &Outcome, helpers: &[Outcome]) -> usize {
+        let mv = pick(main, helpers).best.as_ref().expect("a move").mv;
+        let moves = legal_moves(&Position::startpos());
+        moves.iter().position(|&m| m == mv).expect("a start move")
+    }
+
     #[test]
     fn the_deepest_then_best_scoring_thread_is_picked() {
         let main = outcome(0, 10, 30);
         // Shallower helpers lose even with a better score; at equal depth the better
         // score wins; the deepest wins even with a worse score.
-        assert_eq!(pick(&main, &[outcome(1, 9, 200)]).id, 0);
-        assert_eq!(pick(&main, &[outcome(1, 10, 30)]).id, 0, "ties go to main");
-        assert_eq!(pick(&main, &[outcome(1, 10, 31), outcome(2, 9, 500)]).id, 1);
-        assert_eq!(
-            pick(&main, &[outcome(1, 10, 31), outcome(2, 11, -50)]).id,
-            2
-        );
+        assert_eq!(picked(&main, &[outcome(1, 9, 200)]), 0);
+        assert_eq!(picked(&main, &[outcome(1, 10, 30)]), 0, "ties go to main");
+        assert_eq!(picked(&main, &[outcome(1, 10, 31), outcome(2, 9, 500)]), 1);
+        assert_eq!(picked(&main, &[outcome(1, 10, 31), outcome(2, 11, -50)]), 2);
         // A helper without a completed iteration never counts.
-        assert_eq!(pick(&main, &[outcome(1, 0, 900)]).id, 0);
+        assert_eq!(picked(&main, &[outcome(1, 0, 900)]), 0);
         // A mate for us beats depth; the shorter mate beats the longer.
-        assert_eq!(pick(&main, &[outcome(1, 7, mate_in(9))]).id, 1);
+        assert_eq!(picked(&main, &[outcome(1, 7, mate_in(9))]), 1);
         let mating = outcome(0, 12, mate_in(9));
-        assert_eq!(pick(&mating, &[outcome(1, 14, 900)]).id, 0);
-        assert_eq!(pick(&mating, &[outcome(1, 6, mate_in(5))]).id, 1);
+        assert_eq!(picked(&mating, &[outcome(1, 14, 900)]), 0);
+        assert_eq!(picked(&mating, &[outcome(1, 6, mate_in(5))]), 1);
     }
 
     #[test]

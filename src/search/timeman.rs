@@ -85,8 +85,11 @@ impl TimeManager {
     /// Limits for a search starting now. `overhead` is the time lost per move outside the
     /// engine (GUI, network), kept in reserve.
     pub fn new(limits: &Limits, overhead: u64) -> TimeManager {
+        // `go movetime` is used as given, as the UCI text ("search exactly x mseconds") and
+        // Stockfish do: the GUI that asks for a time per move has already allowed for its
+        // own delays, and `Move Overhead` is a reserve against running out of a clock.
         let (soft, hard) = if let Some(move_time) = limits.move_time {
-            let t = move_time.saturating_sub(overhead).max(1);
+            let t = move_time.max(1);
             (t, t)
         } else if let Some(time) = limits.time {
             clock_limits(time, limits.increment, limits.moves_to_go, overhead)
@@ -218,6 +221,7 @@ mod tests {
         assert!(!tm.should_stop_after_iteration(4, 0, 40));
     }
 
+    /// `go movetime` is used as given: `Move Overhead` (20 here) is for clocks.
     #[test]
     fn move_time_is_both_limits() {
         let tm = TimeManager::new(
@@ -227,8 +231,8 @@ mod tests {
             },
             20,
         );
-        assert_eq!(tm.soft, Some(Duration::from_millis(480)));
-        assert_eq!(tm.hard, Some(Duration::from_millis(480)));
+        assert_eq!(tm.soft, Some(Duration::from_millis(500)));
+        assert_eq!(tm.hard, Some(Duration::from_millis(500)));
     }
 
     #[test]

@@ -26,6 +26,7 @@ use super::pgn::{self, Game};
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, Outcome, Position};
 use crate::search::score;
+use crate::search::tt::Bound;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -142,11 +143,18 @@ fn analyse_position(options: &Options) -> Result<(), String> {
     let side = position.side_to_move();
     let mut failed = None;
     let analysis = engine.search(&position, options.search.limits(), |it| {
+        // A bound (the search's last line, stopped inside an iteration) is marked as one,
+        // for White: at least (>=) or at most (<=) this much.
+        let mark = match (it.bound, side) {
+            (Bound::Exact, _) => "",
+            (Bound::Lower, Color::White) | (Bound::Upper, Color::Black) => ">=",
+            _ => "<=",
+        };
         let line = writeln!(
             out,
             "{:>5} {:>7} {:>11} {:>6.1}s  {}",
             it.depth,
-            it.eval.for_white(side).to_string(),
+            format!("{mark}{}", it.eval.for_white(side)),
             it.nodes,
             it.time.as_secs_f64(),
             engine::san_line(&position, &it.pv)

@@ -8,7 +8,7 @@ use crate::chess::notation::{MoveError, parse_san, parse_uci, san_matches, to_sa
 use crate::chess::{Board, Color, Move, Position};
 use crate::search::history::Histories;
 use crate::search::timeman::Limits;
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{SearchControl, SearchOptions, score, think};
 use crate::tablebase;
 use std::fmt;
@@ -193,6 +193,9 @@ pub struct Iteration {
     /// Which line of a MultiPV search this is: 1 for the best, 2 for the next...
     pub line: usize,
     pub depth: i32,
+    /// `Exact`, except for the last report of a search stopped inside an iteration whose
+    /// move has only a bound there (it failed high or low against the aspiration window).
+    pub bound: Bound,
     /// From the side to move's point of view.
     pub eval: Eval,
     pub nodes: u64,
@@ -323,9 +326,12 @@ impl Engine {
             // Iterations are passed on as they come until the search thread has finished;
             // then whatever is left in the channel. (Waiting for the channel to close
             // instead would rely on every copy of the reporter being dropped by then.)
-            let mut last = None;
+            // Bounds are not iterations, except the search's last word on its move.
+            let mut last: Option<Iteration> = None;
             let mut take = |iteration: Iteration| {
-                each(&iteration);
+                if iteration.bound == Bound::Exact {
+                    each(&iteration);
+                }
                 if iteration.line == 1 {
                     last = Some(iteration);
                 }
@@ -342,11 +348,13 @@ impl Engine {
                 Ok(result) => result,
                 Err(panic) => std::panic::resume_unwind(panic),
             };
+            if let Some(it) = last.as_ref().filter(|it| it.bound != Bound::Exact) {
+                each(it);
+            }
             (result, last)
         });
-        // A search stopped inside an iteration may have switched to a move the last
-        // complete iteration did not have first; its line is then unknown beyond the
-        // expected reply.
+        // The search's last line leads with its move (the search sends it so); a search
+        // that sent none (no legal move, or no reporting) has only its move and reply.
         let pv = match last {
             Some(it) if it.pv.first() == Some(&result.best) => it.pv,
             _ if result.best == Move::NONE => Vec::new(),
@@ -364,17 +372,21 @@ impl Engine {
     }
 }
 
-/// Reads a complete iteration of one line of play from an `info` line: lines with a bound
-/// (an aspiration window failed, the score is not exact) are not iterations. The PV's moves
-/// are read on `board` as far as they are legal.
+/// Reads one line of play from an `info` line, with its bound (`lowerbound` or
+/// `upperbound` when an aspiration window failed and the score is not exact). The PV's
+/// moves are read on `board` as far as they are legal.
 fn read_info_line(board: &Board, line: &str) -> Option<Iteration> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info")
-        || words.contains(&"lowerbound")
-        || words.contains(&"upperbound")
-    {
+    if words.first() != Some(&"info") {
         return None;
     }
+    let bound = if words.contains(&"lowerbound") {
+        Bound::Lower
+    } else if words.contains(&"upperbound") {
+        Bound::Upper
+    } else {
+        Bound::Exact
+    };
     let after = |key: &str| words.iter().position(|w| *w == key).map(|i| i + 1);
     let number = |key: &str| after(key).and_then(|i| words.get(i)?.parse::<u64>().ok());
     let score_at = after("score")?;
@@ -389,6 +401,7 @@ fn read_info_line(board: &Board, line: &str) -> Option<Iteration> {
     Some(Iteration {
         line: number("multipv").unwrap_or(1) as usize,
         depth: number("depth")? as i32,
+        bound,
         eval,
         nodes: number("nodes").unwrap_or(0),
         time: Duration::from_millis(number("time").unwrap_or(0)),
@@ -494,8 +507,9 @@ mod tests {
             (5, Eval::Centipawns(31), 1234)
         );
         assert_eq!(san_line(&board, &it.pv), "1. e4 e5 2. Nf3");
+        assert_eq!(it.bound, Bound::Exact);
         let bound = "info depth 5 seldepth 7 multipv 1 score cp 31 lowerbound nodes 1 pv e2e4";
-        assert!(read_info_line(&board, bound).is_none());
+        assert_eq!(read_info_line(&board, bound).unwrap().bound, Bound::Lower);
         let mate = "info depth 9 seldepth 9 multipv 1 score mate -2 nodes 1 time 1 pv e2e4";
         assert_eq!(read_info_line(&board, mate).unwrap().eval, Eval::Mate(-2));
         assert!(read_info_line(&board, "info string hello").is_none());

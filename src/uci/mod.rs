@@ -16,7 +16,10 @@
 //! infinite`, or `go ponder` before `ponderhit`) answers only `stop`. Any other command
 //! that must end it ends it silently: a new `go` replaces it, `ucinewgame` drops it, and
 //! `setoption` restarts it with the new option (an analysis GUI that changes `MultiPV`
-//! mid-analysis sees the new lines, and no stray `bestmove`).
+//! mid-analysis sees the new lines, and no stray `bestmove`). A limited search (a depth,
+//! nodes, a clock) is never cut short by them: they wait for it to answer first, as
+//! Stockfish does, so that a script may send `go depth 12` twice in a row; only `stop`
+//! (and `quit`) end it early.
 //!
 //! Bad input never stops the loop: it is answered with an `info string error: ...` line and
 //! the engine's state is well defined. `go` parameters are read leniently (`5000.0` and
@@ -220,9 +223,16 @@ impl Uci {
             self.say("bestmove (none)");
         }
         self.search_waits_for_stop = false;
-        if let Some(handle) = self.search.take() {
+        if self.search.is_some() {
             self.control.stop.store(true, Ordering::Relaxed);
             self.control.pondering.store(false, Ordering::Relaxed);
+            self.join_search();
+        }
+    }
+
+    /// Waits for the search thread to end and takes the table and histories back.
+    fn join_search(&mut self) {
+        if let Some(handle) = self.search.take() {
             match handle.join() {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
@@ -234,19 +244,22 @@ impl Uci {
     }
 
     /// Ends a running search for another command than `stop`: one that waits for `stop`
-    /// ends without a `bestmove` (nobody asked for one yet); any other answers as usual,
-    /// since its `go` expects the answer anyway.
+    /// ends without a `bestmove` (nobody asked for one yet); a limited one (a depth, nodes,
+    /// a clock) is waited for, and answers as usual: a script that sends its commands in a
+    /// row expects each limited search to finish, as Stockfish does.
     fn cancel_search(&mut self) {
         if self.search_waits_for_stop {
             *self.answer.lock().unwrap_or_else(|e| e.into_inner()) = false;
             self.owed_none = false;
+            self.finish_search();
+        } else {
+            self.join_search();
         }
-        self.finish_search();
     }
 
-    /// The table and histories, once no search is using them.
+    /// The table and histories, once no search is using them (see `cancel_search`).
     fn engine(&mut self) -> &mut Engine {
-        self.finish_search();
+        self.cancel_search();
         self.engine
             .as_mut()
             .expect("the engine is back once the search has finished")
@@ -497,7 +510,7 @@ impl Uci {
     /// missing directory, a bad file) is reported and leaves the rest usable.
     fn load_tablebases(&mut self, paths: String) {
         // The running search holds the old tables; let it finish with them first.
-        self.finish_search();
+        self.cancel_search();
         let (tables, notes) = tablebase::load(&paths);
         for note in notes {
             self.say(&format!("info string {note}"));
@@ -618,7 +631,7 @@ impl Uci {
             searchmoves,
         } = go;
         let mut engine = {
-            self.finish_search();
+            self.cancel_search();
             self.engine.take().expect("no search is running")
         };
         engine.use_evaluation(self.evaluation());
@@ -695,7 +708,7 @@ impl Uci {
             });
         match choice {
             Ok(Some((m, entry, total))) => {
-                self.finish_search();
+                self.cancel_search();
                 let text = book::describe(&self.position, m, entry, total);
                 self.say(&format!("info string book move {text}"));
                 self.say(&format!("bestmove {}", to_uci(&self.position, m)));
@@ -729,6 +742,8 @@ impl Uci {
         };
         let mut searchmoves = Vec::new();
         let white = self.position.side_to_move() == crate::chess::Color::White;
+        // Whether the other side's clock came: then this side's must be on a clock too.
+        let mut other_clock = false;
         let mut i = 0;
         while i < args.len() {
             let word = args[i];
@@ -753,10 +768,12 @@ impl Uci {
             let ms = |n: i64| n.max(0) as u64;
             match word {
                 "wtime" | "btime" => {
-                    if let Some(n) = number(Some(0))
-                        && (word == "wtime") == white
-                    {
-                        limits.time = Some(ms(n));
+                    if let Some(n) = number(Some(0)) {
+                        if (word == "wtime") == white {
+                            limits.time = Some(ms(n));
+                        } else {
+                            other_clock = true;
+                        }
                     }
                 }
                 "winc" | "binc" => {
@@ -766,7 +783,10 @@ impl Uci {
                         limits.increment = ms(n);
                     }
                 }
-                "movestogo" => limits.moves_to_go = number(None).map(|n| n.max(1) as u64),
+                // 0 or less is no time control to come (sudden death), as in Stockfish.
+                "movestogo" => {
+                    limits.moves_to_go = number(None).filter(|&n| n > 0).map(|n| n as u64)
+                }
                 "movetime" => limits.move_time = number(Some(0)).map(ms),
                 "depth" => limits.depth = number(Some(1)).map(|n| n.clamp(1, 255) as i32),
                 "nodes" => limits.nodes = number(Some(1)).map(|n| n.max(1) as u64),
@@ -785,6 +805,19 @@ impl Uci {
                 }
                 other => self.error(&format!("go: unknown parameter '{other}'; ignored")),
             }
+        }
+        // Only the other side's clock: the game is on a clock, but this side's time is not
+        // known. Playing as if it were empty is the one choice that cannot lose on time.
+        if other_clock && limits.time.is_none() {
+            let (mine, theirs) = if white {
+                ("wtime", "btime")
+            } else {
+                ("btime", "wtime")
+            };
+            self.error(&format!(
+                "go: {theirs} without {mine} (the side to move's clock); playing as if it were empty"
+            ));
+            limits.time = Some(0);
         }
         (limits, searchmoves)
     }

@@ -277,3 +277,236 @@ fn analyse_reports_a_real_score_for_a_forced_move() {
     assert!(best.starts_with("Best move: 1. Kd1 (-"), "{best}");
     assert!(!best.contains('#') && !best.contains("depth 0"), "{best}");
 }
+
+/// The `info` lines of the last block a search sent before its `bestmove` (its
+/// `multipv 1` line and the lines after it), with the `bestmove` line.
+fn final_block(lines: &[String]) -> (&[String], &str) {
+    let (answer, before) = lines.split_last().expect("a bestmove");
+    let first = before
+        .iter()
+        .rposition(|l| l.starts_with("info depth") && after(l, "multipv") == Some("1"))
+        .unwrap_or_else(|| panic!("no multipv 1 line: {lines:?}"));
+    (&before[first..], answer)
+}
+
+/// The words of `line` after `pv`.
+fn pv_of(line: &str) -> Vec<&str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "pv").expect("a pv");
+    words[at + 1..].to_vec()
+}
+
+/// A score to compare lines by: mates beyond any centipawns, shorter ones better.
+fn score_order(line: &str) -> i64 {
+    let value: i64 = after(line, after(line, "score").unwrap())
+        .unwrap()
+        .parse()
+        .unwrap();
+    match after(line, "score") {
+        Some("mate") if value > 0 => 1_000_000 - value,
+        Some("mate") => -1_000_000 - value,
+        _ => value,
+    }
+}
+
+/// The last `info` a GUI shows must be the move played: before, `go movetime 1500` here
+/// ended on a depth-20 line `pv e1c1 c6d4 ...` and `bestmove e1c1 ponder d6d5` (a reply
+/// in no line shown), and after `go nodes 20000` the last line said 14,428 nodes.
+#[test]
+fn the_last_info_line_is_the_move_played_with_its_ponder_move_and_all_nodes() {
+    let fen = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9";
+    for threads in [1, 2] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Threads value {threads}"));
+        for go in ["go movetime 1500", "go nodes 20000", "go movetime 300"] {
+            e.send("ucinewgame");
+            e.send(&format!("position fen {fen}"));
+            let (lines, _) = search(&mut e, go, ANSWER);
+            let (block, answer) = final_block(&lines);
+            assert_eq!(block.len(), 1, "{go}: one line: {block:?}");
+            let pv = pv_of(&block[0]);
+            let words: Vec<&str> = answer.split_whitespace().collect();
+            assert_eq!(
+                Some(&words[1]),
+                pv.first(),
+                "{go}, {threads} threads: {lines:?}"
+            );
+            if let Some(ponder) = words.get(3) {
+                assert_eq!(
+                    Some(ponder),
+                    pv.get(1),
+                    "{go}, {threads} threads: {lines:?}"
+                );
+            }
+            if go == "go nodes 20000" {
+                let nodes: u64 = after(&block[0], "nodes").unwrap().parse().unwrap();
+                assert!(nodes >= 20_000, "{threads} threads: {block:?}");
+            }
+        }
+    }
+}
+
+/// MultiPV lines at `stop`: before, line 5 kept a stale `lowerbound` of cp 3042 while
+/// line 1 was cp 561. The lines sent last are one of each, best first, at most one depth
+/// apart, and the `bestmove` is line 1's.
+#[test]
+fn multipv_lines_sent_last_are_ordered_and_current() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 5");
+    e.send("position fen 7k/8/8/8/8/8/6PP/7K w - - 0 1");
+    for ms in [300, 1000, 2000] {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(ms));
+        e.send("stop");
+        let lines = e.collect_until("bestmove", ANSWER, |l| l.starts_with("bestmove"));
+        let (block, answer) = final_block(&lines);
+        let numbers: Vec<&str> = block.iter().map(|l| after(l, "multipv").unwrap()).collect();
+        assert_eq!(numbers, ["1", "2", "3", "4", "5"], "{block:?}");
+        let scores: Vec<i64> = block.iter().map(|l| score_order(l)).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{block:?}");
+        let depths: Vec<i32> = block
+            .iter()
+            .map(|l| after(l, "depth").unwrap().parse().unwrap())
+            .collect();
+        let (low, high) = (depths.iter().min().unwrap(), depths.iter().max().unwrap());
+        assert!(high - low <= 1, "{block:?}");
+        assert_eq!(
+            answer.split_whitespace().nth(1),
+            pv_of(&block[0]).first().copied()
+        );
+    }
+}
+
+/// Only the other side's clock: before, `go btime 1000` with White to move searched
+/// until `stop`. Now it is reported and answered at once.
+#[test]
+fn a_clock_for_the_side_not_to_move_only_still_answers_in_time() {
+    let mut e = Engine::start();
+    for (position, go) in [
+        ("position startpos", "go btime 1000"),
+        ("position startpos moves e2e4", "go wtime 1000 winc 100"),
+    ] {
+        e.send(position);
+        let (lines, took) = search(&mut e, go, ANSWER);
+        assert!(took < Duration::from_millis(1000), "{go}: {took:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("error") && l.contains("side to move")),
+            "{lines:?}"
+        );
+    }
+}
+
+/// `movestogo 0` (or less) is sudden death: before, it was "one move to the time control"
+/// and this `go` spent 9 s of the 10 s clock on one move.
+#[test]
+fn movestogo_zero_or_less_is_sudden_death() {
+    let mut e = Engine::start();
+    for go in [
+        "go wtime 10000 btime 10000 movestogo 0",
+        "go wtime 10000 btime 10000 movestogo -3",
+    ] {
+        let (_, took) = search(&mut e, go, ANSWER);
+        assert!(took < Duration::from_millis(3000), "{go}: {took:?}");
+    }
+}
+
+/// A script that sends its commands in a row: before, the second `go` (or a `ucinewgame`
+/// or `setoption`) cut the first limited search to depth 1. Each now finishes first.
+#[test]
+fn the_next_command_waits_for_a_limited_search() {
+    for between in [
+        "position startpos moves e2e4",
+        "ucinewgame",
+        "setoption name Hash value 8",
+        "setoption name Clear Hash",
+        "setoption name Threads value 2",
+    ] {
+        let input = format!("position startpos\ngo depth 12\n{between}\ngo depth 12\n");
+        let (ok, out, err) = common::engine::run_with_input(&[], &input);
+        assert!(ok, "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        let answers: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("bestmove"))
+            .collect();
+        assert_eq!(answers.len(), 2, "{between}: {out}");
+        for &i in &answers {
+            let info = lines[..i]
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth"))
+                .unwrap();
+            assert_eq!(after(info, "depth"), Some("12"), "{between}: {out}");
+        }
+    }
+}
+
+/// `go movetime` is searched as given: before, `movetime 100` with `Move Overhead` 100
+/// answered in 2-5 ms at depth 4.
+#[test]
+fn movetime_is_not_cut_by_the_move_overhead() {
+    let mut e = Engine::start();
+    e.send("setoption name Move Overhead value 100");
+    let (_, took) = search(&mut e, "go movetime 100", ANSWER);
+    assert!(took >= Duration::from_millis(90), "{took:?}");
+}
+
+/// A mate that deeper iterations only repeat ends the deepening: before, a mated or mating
+/// root iterated to depth ~238 in milliseconds (lichess-bot printed "Depth: 238").
+#[test]
+fn a_settled_mate_ends_the_deepening() {
+    let mut e = Engine::start();
+    for (fen, go) in [
+        ("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", "go movetime 5000"),
+        (
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "go wtime 60000 btime 60000",
+        ),
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go infinite"),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let lines = if go == "go infinite" {
+            e.send(go);
+            let lines = e.collect_until("mate", ANSWER, |l| l.contains(" mate "));
+            std::thread::sleep(Duration::from_millis(500));
+            e.send("stop");
+            [
+                lines,
+                e.collect_until("bestmove", ANSWER, |l| l.starts_with("bestmove")),
+            ]
+            .concat()
+        } else {
+            let (lines, took) = search(&mut e, go, ANSWER);
+            assert!(took < Duration::from_millis(1000), "{fen}: {took:?}");
+            lines
+        };
+        let deepest = lines
+            .iter()
+            .filter_map(|l| after(l, "depth")?.parse::<i32>().ok())
+            .max()
+            .unwrap_or(0);
+        assert!(deepest <= 10, "{fen}: depth {deepest}");
+    }
+}
+
+/// `analyse` on the same position: before, its last row said +0.35 and its summary +0.16.
+/// The summary is the last row: the same score, depth and nodes.
+#[test]
+fn analyse_summary_is_its_last_row() {
+    let fen = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9";
+    for limit in [["--movetime", "1500"], ["--nodes", "20000"]] {
+        let args = [&["analyse", "--fen", fen][..], &limit[..]].concat();
+        let (ok, out, err) = common::engine::run(&args);
+        assert!(ok, "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        let summary = lines
+            .iter()
+            .position(|l| l.starts_with("Best move:"))
+            .unwrap();
+        let row: Vec<&str> = lines[summary - 1].split_whitespace().collect();
+        let (depth, score, nodes) = (row[0], row[1], row[2]);
+        let expected = format!("({score} for White, depth {depth}, {nodes} nodes,");
+        assert!(lines[summary].contains(&expected), "{limit:?}: {out}");
+    }
+}
