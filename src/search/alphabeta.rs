@@ -575,8 +575,8 @@ impl Searcher<'_> {
     }
 
     /// Root move `i` has scored `score` at `depth`: the line's first move and any move that
-    /// beat alpha keep it, with its bound, seldepth and line; any other is marked as not
-    /// better than the best so far.
+    /// beat alpha keep it, with its bound, seldepth and line (a fail-low keeps its old
+    /// line); any other is marked as not better than the best so far.
     fn record_root_move(&mut self, i: usize, score: i32, scored: bool, depth: i32, bound: Bound) {
         let rm = &mut self.root_moves[i];
         if !scored {
@@ -586,6 +586,11 @@ impl Searcher<'_> {
         rm.score = score;
         rm.score_depth = depth;
         rm.score_bound = bound;
+        // A fail-low proves no line, only that the move is worth no more: its line (for
+        // the GUI and the ponder move) stays the last one the search proved.
+        if bound == Bound::Upper && rm.pv.len() > 1 {
+            return;
+        }
         rm.seldepth = self.seldepth;
         rm.pv.clear();
         rm.pv.push(rm.mv);

@@ -22,6 +22,7 @@
 //! export keeps its clock times and its author's notes.
 
 use super::engine::{self, Analysis, Engine, Eval, Settings, expected_score, write_error};
+use super::interrupt;
 use super::pgn::{self, Game};
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Color, Move, Outcome, Position};
@@ -143,13 +144,7 @@ fn analyse_position(options: &Options) -> Result<(), String> {
     let side = position.side_to_move();
     let mut failed = None;
     let analysis = engine.search(&position, options.search.limits(), |it| {
-        // A bound (the search's last line, stopped inside an iteration) is marked as one,
-        // for White: at least (>=) or at most (<=) this much.
-        let mark = match (it.bound, side) {
-            (Bound::Exact, _) => "",
-            (Bound::Lower, Color::White) | (Bound::Upper, Color::Black) => ">=",
-            _ => "<=",
-        };
+        let mark = bound_mark(it.bound, side);
         let line = writeln!(
             out,
             "{:>5} {:>7} {:>11} {:>6.1}s  {}",
@@ -176,13 +171,25 @@ fn analyse_position(options: &Options) -> Result<(), String> {
     };
     writeln!(
         out,
-        "Best move: {best} ({} for White, depth {}, {} nodes, {:.1} s)\nLine: {line}",
+        "Best move: {best} ({}{} for White, depth {}, {} nodes, {:.1} s)\nLine: {line}",
+        bound_mark(analysis.bound, side),
         Eval::from_score(score).for_white(side),
         analysis.depth,
         analysis.nodes,
         analysis.time.as_secs_f64(),
     )
     .map_err(write_error)
+}
+
+/// How a bound is marked before a score for White: at least (>=) or at most (<=) this
+/// much; nothing for an exact score. (A search stopped inside an iteration may have only a
+/// bound for its move.)
+fn bound_mark(bound: Bound, side: Color) -> &'static str {
+    match (bound, side) {
+        (Bound::Exact, _) => "",
+        (Bound::Lower, Color::White) | (Bound::Upper, Color::Black) => ">=",
+        _ => "<=",
+    }
 }
 
 fn outcome_words(outcome: Outcome) -> String {
@@ -312,10 +319,13 @@ fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
     if games.is_empty() {
         return Err(format!("{}: no game could be read", path.display()));
     }
+    // An output that cannot be written is found now, not after hours of analysis.
+    let mut sink = Sink::open(options.output.as_deref())?;
     let (mut engine, notes) = Engine::new(options.search.hash_mb, options.search.syzygy.as_deref());
     for note in notes {
         eprintln!("{note}");
     }
+    interrupt::catch("the game in progress is dropped; the finished games are kept");
     let positions: usize = games.iter().map(|(_, g)| g.moves.len() + 1).sum();
     let bar = ProgressBar::new(positions as u64);
     if let Ok(style) = ProgressStyle::with_template(
@@ -328,19 +338,16 @@ fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
     for (i, (_, game)) in games.iter_mut().enumerate() {
         bar.set_message(format!("game {}/{count}", i + 1));
         engine.clear();
-        summaries.push(annotate_game(game, &mut engine, &options.search, &bar));
+        let summary = annotate_game(game, &mut engine, &options.search, &bar);
+        if interrupt::interrupted() {
+            break;
+        }
+        // Each game is written as soon as it is done: Ctrl-C or a crash keeps it.
+        bar.suspend(|| sink.add(&pgn::write_game(game)))?;
+        summaries.push(summary);
     }
     bar.finish_and_clear();
 
-    let annotated: String = games.iter().map(|(_, g)| pgn::write_game(g)).collect();
-    let to_file = options.output.is_some();
-    match &options.output {
-        Some(out) => std::fs::write(out, annotated)
-            .map_err(|e| format!("cannot write {}: {e}", out.display()))?,
-        None => std::io::stdout()
-            .write_all(annotated.as_bytes())
-            .map_err(write_error)?,
-    }
     // The summary goes where it does not mix with the games.
     let mut lines = Vec::new();
     for ((number, game), [white, black]) in games.iter().zip(&summaries) {
@@ -353,7 +360,15 @@ fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
             black.text()
         ));
     }
-    if let Some(out) = &options.output {
+    if summaries.len() < count {
+        lines.push(format!(
+            "Interrupted: {} of {count} games annotated, the game in progress dropped",
+            summaries.len()
+        ));
+    }
+    if let Some(out) = &options.output
+        && !summaries.is_empty()
+    {
         lines.push(format!("Annotated PGN written to {}", out.display()));
     }
     if skipped > 0 {
@@ -368,6 +383,7 @@ fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
             "{dropped} variation{s} could not be read and left out"
         ));
     }
+    let to_file = options.output.is_some();
     let text = lines.join("\n");
     if to_file {
         writeln!(std::io::stdout(), "{text}").map_err(write_error)?;
@@ -375,6 +391,73 @@ fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
         eprintln!("{text}");
     }
     Ok(skipped + dropped)
+}
+
+/// Where the annotated games go, each as soon as it is done: standard output, or a file
+/// rewritten through a temporary file beside it and a rename, so that the file always
+/// holds the games finished so far, whole, whenever the run ends.
+enum Sink {
+    Stdout,
+    File {
+        path: PathBuf,
+        temporary: PathBuf,
+        text: String,
+    },
+}
+
+impl Sink {
+    /// Checks that `output` can be written (not a directory, in a folder that exists and
+    /// takes files) before any search.
+    fn open(output: Option<&Path>) -> Result<Sink, String> {
+        let Some(path) = output else {
+            return Ok(Sink::Stdout);
+        };
+        let cannot = |why: String| format!("cannot write {}: {why}", path.display());
+        if path.is_dir() {
+            return Err(cannot("it is a directory".to_string()));
+        }
+        let name = path
+            .file_name()
+            .ok_or_else(|| cannot("no file name".to_string()))?;
+        let temporary = path.with_file_name(format!(".{}.part", name.to_string_lossy()));
+        std::fs::File::create(&temporary).map_err(|e| cannot(e.to_string()))?;
+        Ok(Sink::File {
+            path: path.to_path_buf(),
+            temporary,
+            text: String::new(),
+        })
+    }
+
+    /// Adds one annotated game.
+    fn add(&mut self, game: &str) -> Result<(), String> {
+        match self {
+            Sink::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(game.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(write_error)
+            }
+            Sink::File {
+                path,
+                temporary,
+                text,
+            } => {
+                text.push_str(game);
+                std::fs::write(&*temporary, text.as_bytes())
+                    .and_then(|()| std::fs::rename(&*temporary, &*path))
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            }
+        }
+    }
+}
+
+impl Drop for Sink {
+    /// The temporary file is left only while a game is being written.
+    fn drop(&mut self) {
+        if let Sink::File { temporary, .. } = self {
+            let _ = std::fs::remove_file(temporary);
+        }
+    }
 }
 
 /// The score of a position at the end of the game that the rules have decided (mate,

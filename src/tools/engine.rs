@@ -13,6 +13,7 @@ use crate::search::{SearchControl, SearchOptions, score, think};
 use crate::tablebase;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -211,6 +212,9 @@ pub struct Analysis {
     /// The search's score, side to move's point of view (see `search::score`).
     pub score: i32,
     pub depth: i32,
+    /// `Exact`, or the bound `score` is when the search stopped inside an iteration in
+    /// which its move failed high or low against the aspiration window.
+    pub bound: Bound,
     pub nodes: u64,
     pub time: Duration,
     /// The principal variation, starting with `best`.
@@ -337,6 +341,10 @@ impl Engine {
                 }
             };
             while !handle.is_finished() {
+                // Ctrl-C in a tool that catches it (`interrupt`) stops the search.
+                if super::interrupt::interrupted() {
+                    control.stop.store(true, Ordering::Relaxed);
+                }
                 match receiver.recv_timeout(Duration::from_millis(2)) {
                     Ok(iteration) => take(iteration),
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -355,16 +363,17 @@ impl Engine {
         });
         // The search's last line leads with its move (the search sends it so); a search
         // that sent none (no legal move, or no reporting) has only its move and reply.
-        let pv = match last {
-            Some(it) if it.pv.first() == Some(&result.best) => it.pv,
-            _ if result.best == Move::NONE => Vec::new(),
-            _ if result.ponder != Move::NONE => vec![result.best, result.ponder],
-            _ => vec![result.best],
+        let (pv, bound) = match last {
+            Some(it) if it.pv.first() == Some(&result.best) => (it.pv, it.bound),
+            _ if result.best == Move::NONE => (Vec::new(), Bound::Exact),
+            _ if result.ponder != Move::NONE => (vec![result.best, result.ponder], Bound::Exact),
+            _ => (vec![result.best], Bound::Exact),
         };
         Analysis {
             best: result.best,
             score: result.score,
             depth: result.depth,
+            bound,
             nodes: result.nodes,
             time: start.elapsed(),
             pv,

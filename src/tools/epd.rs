@@ -17,6 +17,7 @@
 //! from run to run, as timed searches do).
 
 use super::engine::{Analysis, Engine, Eval, SearchArgs, Settings, parse_move_text, write_error};
+use super::interrupt;
 use crate::chess::notation::to_san;
 use crate::chess::{Board, Move, fen};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -339,9 +340,16 @@ pub fn run(options: &Options) -> Result<Report, String> {
     if let Ok(style) = ProgressStyle::with_template("[{bar:30}] {pos}/{len} {msg} ({eta} left)") {
         bar.set_style(style.progress_chars("=> "));
     }
+    // (The search threads print to standard output too.)
+    drop(out);
+    interrupt::catch("the searches in progress are dropped; the results so far are kept");
     let next = AtomicUsize::new(0);
     let solved = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<String>>> = Mutex::new(vec![None; tests.len()]);
+    let searched = AtomicUsize::new(0);
+    // Failures as they are found (in the order found), printed at once: Ctrl-C or a
+    // closed pipe loses none of those already known.
+    let failures: Mutex<Vec<(usize, String, String)>> = Mutex::new(Vec::new());
+    let printed: Mutex<Result<(), String>> = Mutex::new(Ok(()));
     let notes: Mutex<Vec<String>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -355,7 +363,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
                     shared_notes.extend(found);
                 }
                 drop(shared_notes);
-                loop {
+                while !interrupt::interrupted() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(test) = tests.get(i) else { break };
                     engine.clear();
@@ -363,11 +371,29 @@ pub fn run(options: &Options) -> Result<Report, String> {
                     limits.mate = test.mate;
                     let position = crate::chess::Position::from_board(test.board);
                     let analysis = engine.search(&position, limits, |_| {});
-                    let failure = test.failure(&analysis);
-                    if failure.is_none() {
-                        solved.fetch_add(1, Ordering::Relaxed);
+                    if interrupt::interrupted() {
+                        break;
                     }
-                    results.lock().expect("no panic")[i] = failure;
+                    searched.fetch_add(1, Ordering::Relaxed);
+                    match test.failure(&analysis) {
+                        None => {
+                            solved.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Some(why) => {
+                            let mut failures = failures.lock().expect("no panic");
+                            let mut out = std::io::stdout().lock();
+                            let header = if failures.is_empty() { "Failed:\n" } else { "" };
+                            let line =
+                                format!("{header}  line {} ({}): {why}\n", test.line, test.id);
+                            let written = bar.suspend(|| {
+                                out.write_all(line.as_bytes()).and_then(|()| out.flush())
+                            });
+                            if let Err(e) = written {
+                                *printed.lock().expect("no panic") = Err(write_error(e));
+                            }
+                            failures.push((test.line, test.id.clone(), why));
+                        }
+                    }
                     bar.set_message(format!("solved {}", solved.load(Ordering::Relaxed)));
                     bar.inc(1);
                 }
@@ -379,28 +405,27 @@ pub fn run(options: &Options) -> Result<Report, String> {
     for note in notes.into_inner().expect("no panic") {
         eprintln!("{note}");
     }
-
-    let results = results.into_inner().expect("no panic");
-    let failures: Vec<(usize, String, String)> = tests
-        .iter()
-        .zip(results)
-        .filter_map(|(test, failure)| failure.map(|why| (test.line, test.id.clone(), why)))
-        .collect();
-    if !failures.is_empty() {
-        writeln!(out, "Failed:").map_err(write_error)?;
-        for (line, id, why) in &failures {
-            writeln!(out, "  line {line} ({id}): {why}").map_err(write_error)?;
-        }
-    }
+    printed.into_inner().expect("no panic")?;
+    let mut out = std::io::stdout().lock();
+    let mut failures = failures.into_inner().expect("no panic");
+    failures.sort();
+    let searched = searched.into_inner();
     let report = Report {
-        solved: tests.len() - failures.len(),
-        total: tests.len(),
+        solved: searched - failures.len(),
+        total: searched,
         failures,
         skipped,
     };
+    let interrupted = match tests.len() - searched {
+        0 => String::new(),
+        n => format!(
+            " (interrupted: {n} of {} positions not searched)",
+            tests.len()
+        ),
+    };
     writeln!(
         out,
-        "Solved: {}/{} in {:.2} s",
+        "Solved: {}/{} in {:.2} s{interrupted}",
         report.solved,
         report.total,
         elapsed.as_secs_f64()

@@ -10,6 +10,7 @@ pub mod diagram;
 pub mod engine;
 pub mod epd;
 pub mod eval;
+pub mod interrupt;
 pub mod perft;
 pub mod pgn;
 pub mod play;
@@ -34,9 +35,11 @@ pub fn exit_status<T>(result: Result<T, String>) -> std::process::ExitCode {
 
 /// `analyse` and `epd`: exit status 0 when everything was done, `EXIT_SKIPPED` when
 /// `skipped` games or positions could not be read (they are reported already) and the rest
-/// was done, 1 after printing the error that stopped everything.
+/// was done, 1 after printing the error that stopped everything, 130 after a Ctrl-C (what
+/// was done is kept and reported).
 pub fn exit_status_skipping(result: Result<usize, String>) -> std::process::ExitCode {
     match result {
+        _ if interrupt::interrupted() => std::process::ExitCode::from(interrupt::EXIT_INTERRUPTED),
         Ok(0) => std::process::ExitCode::SUCCESS,
         Ok(_) => std::process::ExitCode::from(EXIT_SKIPPED),
         Err(e) => exit_status::<()>(Err(e)),

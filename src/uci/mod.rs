@@ -19,7 +19,8 @@
 //! mid-analysis sees the new lines, and no stray `bestmove`). A limited search (a depth,
 //! nodes, a clock) is never cut short by them: they wait for it to answer first, as
 //! Stockfish does, so that a script may send `go depth 12` twice in a row; only `stop`
-//! (and `quit`) end it early.
+//! (and `quit`) end it early. A plain `go` without any limit, which would never end by
+//! itself, is stopped (and answers).
 //!
 //! Bad input never stops the loop: it is answered with an `info string error: ...` line and
 //! the engine's state is well defined. `go` parameters are read leniently (`5000.0` and
@@ -137,6 +138,9 @@ pub struct Uci {
     search_waits_for_stop: bool,
     /// The running search is `go ponder` (without `infinite`): `ponderhit` lets it end.
     search_is_ponder: bool,
+    /// The running search has a limit of its own (a depth, nodes, a mate, a time): the
+    /// next command waits for it (see `cancel_search`).
+    search_is_limited: bool,
     /// Whether the running search sends its `bestmove` when it ends (`false` once another
     /// command than `stop` ended a search that waited for `stop`). The search thread prints
     /// under the lock, so the answer is either printed or cancelled, never both.
@@ -191,6 +195,7 @@ impl Uci {
             search: None,
             search_waits_for_stop: false,
             search_is_ponder: false,
+            search_is_limited: false,
             answer: Arc::new(Mutex::new(true)),
             last_go: None,
             rejected: None,
@@ -246,14 +251,17 @@ impl Uci {
     /// Ends a running search for another command than `stop`: one that waits for `stop`
     /// ends without a `bestmove` (nobody asked for one yet); a limited one (a depth, nodes,
     /// a clock) is waited for, and answers as usual: a script that sends its commands in a
-    /// row expects each limited search to finish, as Stockfish does.
+    /// row expects each limited search to finish, as Stockfish does. A plain `go` without
+    /// any limit would never finish: it is stopped, and answers.
     fn cancel_search(&mut self) {
         if self.search_waits_for_stop {
             *self.answer.lock().unwrap_or_else(|e| e.into_inner()) = false;
             self.owed_none = false;
             self.finish_search();
-        } else {
+        } else if self.search_is_limited {
             self.join_search();
+        } else {
+            self.finish_search();
         }
     }
 
@@ -295,7 +303,11 @@ impl Uci {
                 self.position = Position::startpos();
                 self.setup_en_passant = None;
             }
-            "setoption" => self.set_option(args),
+            // (The value as written: a path may hold runs of spaces.)
+            "setoption" => {
+                let text = line.trim_start();
+                self.set_option(&text[command.len()..]);
+            }
             "position" => {
                 if let Err(message) = self.set_position(args) {
                     self.error(&format!(
@@ -371,8 +383,8 @@ impl Uci {
     /// `setoption`. During a search that waits for `stop` the option is applied and the
     /// same search started again (without a `bestmove` for the first): analysis goes on
     /// with the new setting, the hash table keeping what it had found.
-    fn set_option(&mut self, args: &[&str]) {
-        let change = match options::parse(args) {
+    fn set_option(&mut self, text: &str) {
+        let change = match options::parse(text) {
             Ok(change) => change,
             Err(e) => return self.error(&e),
         };
@@ -638,6 +650,11 @@ impl Uci {
         self.control.begin(limits.ponder);
         self.search_waits_for_stop = limits.infinite || limits.ponder;
         self.search_is_ponder = limits.ponder && !limits.infinite;
+        self.search_is_limited = !limits.infinite
+            && (limits.uses_clock()
+                || limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.mate.is_some());
         self.answer = Arc::new(Mutex::new(true));
         let answer_wanted = self.answer.clone();
         let control = self.control.clone();
@@ -975,6 +992,25 @@ mod tests {
         let copy = Net::load("nets/default.nnue").expect("the network file reads");
         engine.use_evaluation(Some(Arc::new(copy)));
         assert!(!has_entry(&engine));
+    }
+
+    /// Before, `setoption` rebuilt the value from its words: `no  such` became `no such`.
+    #[test]
+    fn an_option_path_keeps_its_runs_of_spaces() {
+        let said = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = said.clone();
+        let mut uci = Uci::with_output(Arc::new(move |line: &str| {
+            sink.lock().unwrap().push(line.to_string())
+        }));
+        uci.handle("setoption name OwnBook value true");
+        uci.handle("setoption  name BookFile value /no/such  folder/my\tbook.bin\r\n");
+        assert_eq!(uci.options.book_file, "/no/such  folder/my\tbook.bin");
+        let said = said.lock().unwrap();
+        assert!(
+            said.iter()
+                .any(|l| l.contains("/no/such  folder/my\tbook.bin")),
+            "{said:?}"
+        );
     }
 
     #[test]

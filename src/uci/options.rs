@@ -191,20 +191,17 @@ pub enum Change {
     Tune(&'static str, i32),
 }
 
-/// Parses the words after `setoption`. Names are case-insensitive and may contain spaces;
-/// the error says what was wrong.
-pub fn parse(args: &[&str]) -> Result<Change, String> {
+/// Parses the text after `setoption`. Names are case-insensitive and may contain spaces;
+/// the value is the text after the word `value` as written, less the spaces around it, so
+/// that a path keeps its runs of spaces. The error says what was wrong.
+pub fn parse(text: &str) -> Result<Change, String> {
     let usage = "expected 'setoption name <name> [value <value>]'";
-    let Some((&"name", rest)) = args.split_first() else {
+    let (before, value) = split_at_value(text);
+    let words: Vec<&str> = before.split_whitespace().collect();
+    let Some((&"name", name_words)) = words.split_first() else {
         return Err(usage.to_string());
     };
-    let value_at = rest.iter().position(|w| w.eq_ignore_ascii_case("value"));
-    let (name_words, value) = match value_at {
-        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
-        None => (rest, None),
-    };
     let name = name_words.join(" ").to_ascii_lowercase();
-    let value = value.as_deref().map(str::trim);
     let need = |what: &str| format!("option '{}' needs {what}", name_words.join(" "));
     let spin = |max: u64, min: u64| -> Result<u64, String> {
         let v = value.ok_or_else(|| need(&format!("a value from {min} to {max}")))?;
@@ -282,12 +279,41 @@ pub fn parse(args: &[&str]) -> Result<Change, String> {
     }
 }
 
+/// `text` split at its first word `value` (in any case): the text before the word, and the
+/// text after it, trimmed (`None` without the word).
+fn split_at_value(text: &str) -> (&str, Option<&str>) {
+    for word in text.split_whitespace() {
+        if word.eq_ignore_ascii_case("value") {
+            // The word's place in `text`, from the slice `split_whitespace` gave.
+            let start = word.as_ptr() as usize - text.as_ptr() as usize;
+            let after = &text[start + word.len()..];
+            return (&text[..start], Some(after.trim()));
+        }
+    }
+    (text, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn p(line: &str) -> Result<Change, String> {
-        parse(&line.split_whitespace().collect::<Vec<_>>())
+        parse(line)
+    }
+
+    /// Before, the value was rebuilt from its words: `My  Books` became `My Books`.
+    #[test]
+    fn a_value_keeps_its_runs_of_spaces() {
+        assert_eq!(
+            p("name BookFile value  /tmp/My  Books/a\tb.bin \r"),
+            Ok(Change::BookFile("/tmp/My  Books/a\tb.bin".to_string()))
+        );
+        assert_eq!(
+            p("name SyzygyPath VALUE /t b/x:/y"),
+            Ok(Change::SyzygyPath("/t b/x:/y".to_string()))
+        );
+        let empty = "option 'Hash' needs a value from 1 to 65536, not ''";
+        assert_eq!(p("name Hash value  "), Err(empty.to_string()));
     }
 
     #[test]

@@ -377,3 +377,87 @@ fn syzygy_tables_give_their_verdict() {
     let (ok, out, _) = analyse(&["--fen", fen, "--depth", "2"]);
     assert!(ok && !out.contains("+200.00"), "{out}");
 }
+
+/// Ctrl-C during `analyse --pgn`: before, every annotated game was lost (the file was
+/// written only at the end, and not at all on SIGINT). Now each game is in the file as
+/// soon as it is done, the summary so far is printed, and the status is 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_games_annotated_so_far() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let pgn = common::data_dir().join("selfplay.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let out = temp_path("interrupted.pgn");
+    let _ = std::fs::remove_file(&out);
+    let child = Command::new(engine::TARPON)
+        .args([
+            "analyse",
+            "--pgn",
+            pgn,
+            "--nodes",
+            "2000",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no game written"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let result = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert_eq!(result.status.code(), Some(130), "{stdout}");
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    let games = pgn_check::replay(&annotated);
+    let summarised = stdout.lines().filter(|l| l.starts_with("Game ")).count();
+    assert!(!games.is_empty() && games.len() == summarised, "{stdout}");
+    assert!(
+        stdout.contains("Interrupted: ") && stdout.contains(" of 200 games annotated"),
+        "{stdout}"
+    );
+    // The temporary file is gone.
+    let temporary = out.with_file_name(".interrupted.pgn.part");
+    assert!(!temporary.exists());
+}
+
+/// An output that cannot be written is reported before any search: before, a directory
+/// or a missing folder as `-o` was found after the whole analysis.
+#[test]
+fn an_unwritable_output_is_found_before_the_analysis() {
+    let pgn = temp_file("unwritable.pgn", GAMES);
+    let dir = common::temp_dir("an-output-dir");
+    let missing = dir.join("no-such-folder").join("out.pgn");
+    for (output, why) in [
+        (dir.to_str().unwrap(), "is a directory"),
+        (missing.to_str().unwrap(), "No such file"),
+    ] {
+        // A search this long would take minutes: the answer must come first.
+        let start = std::time::Instant::now();
+        let (ok, _, err) = analyse(&[
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--movetime",
+            "60000",
+            "-o",
+            output,
+        ]);
+        assert!(
+            !ok && err.contains(&format!("cannot write {output}")) && err.contains(why),
+            "{err}"
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
+}

@@ -161,3 +161,44 @@ fn bad_suites_and_arguments_are_explained_with_a_failure_status() {
         std::fs::remove_file(path).ok();
     }
 }
+
+/// Ctrl-C during `epd`: before, every result was lost. Now the failures found so far are
+/// printed as they come and the count so far ends the output, status 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_results_so_far() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let suite = common::data_dir().join("suites/wac.epd");
+    let suite = suite.to_str().unwrap();
+    let mut child = Command::new(engine::TARPON)
+        .args(["epd", suite, "--nodes", "5000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first failure line shows the run is under way (WAC has failures at 5,000 nodes).
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !String::from_utf8_lossy(&seen).contains("  line ") {
+        assert_eq!(stdout.read(&mut byte).unwrap(), 1, "output ended early");
+        seen.push(byte[0]);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    stdout.read_to_end(&mut seen).unwrap();
+    let out = String::from_utf8_lossy(&seen).to_string();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("Solved: ") && last.contains("(interrupted: "),
+        "{out}"
+    );
+    assert!(out.starts_with(&format!("{suite}: 300 positions")), "{out}");
+}
