@@ -897,8 +897,10 @@ impl<'a> Searcher<'a> {
             lines[0].pv.truncate(1);
             lines[0].pv.push(ponder);
         }
+        // An iteration that completed has sent these lines already, unless a helper's move
+        // is played.
         let shown_already = !self.stopped
-            && helpers.is_empty()
+            && std::ptr::eq(chosen, &main)
             && self.options.skill.is_none()
             && lines[0].pv.get(1).is_none_or(|&m| m == ponder);
         if !shown_already {

@@ -72,6 +72,7 @@ Commands (a GUI sends these; you can type them too):
   go perft <depth>             count the leaf nodes, move by move
   stop, ponderhit              end a search / the opponent played the ponder move
   d                            show the board, its FEN and key
+  debug on|off                 echo each command and how 'go' was read (info string)
   eval                         the evaluation of the position, term by term
   bench [depth] [threads] [hash]  search the benchmark positions
   quit                         leave";
@@ -138,8 +139,8 @@ pub struct Uci {
     search_waits_for_stop: bool,
     /// The running search is `go ponder` (without `infinite`): `ponderhit` lets it end.
     search_is_ponder: bool,
-    /// The running search has a limit of its own (a depth, nodes, a mate, a time): the
-    /// next command waits for it (see `cancel_search`).
+    /// The running search has a limit of its own (a depth, nodes, a time) that ends it:
+    /// the next command waits for it (see `cancel_search`).
     search_is_limited: bool,
     /// Whether the running search sends its `bestmove` when it ends (`false` once another
     /// command than `stop` ended a search that waited for `stop`). The search thread prints
@@ -165,6 +166,9 @@ pub struct Uci {
     /// The network of `EvalFile` (the embedded one by default); the search uses it while
     /// `Use NNUE` is on.
     network: Arc<Net>,
+    /// `debug on`: every command is echoed as an `info string`, and `go` says how it read
+    /// its limits, for a GUI author to see what the engine understood.
+    debug: bool,
 }
 
 impl Default for Uci {
@@ -206,6 +210,7 @@ impl Uci {
             setup_en_passant: None,
             tablebases: None,
             network: Net::embedded(),
+            debug: false,
         }
     }
 
@@ -279,6 +284,9 @@ impl Uci {
         let Some((&command, args)) = tokens.split_first() else {
             return Flow::Continue;
         };
+        if self.debug {
+            self.say(&format!("info string debug: received '{}'", line.trim()));
+        }
         match command {
             "uci" => {
                 self.say(&format!("id name Tarpon {}", crate::version::version()));
@@ -366,6 +374,11 @@ impl Uci {
                 bench::run_with_eval(depth as i32, threads as usize, hash as usize, nnue, print);
             }
             "d" => self.display(),
+            "debug" => match args {
+                ["on"] => self.debug = true,
+                ["off"] => self.debug = false,
+                _ => self.error("expected 'debug on' or 'debug off'"),
+            },
             "quit" => {
                 self.finish_search();
                 return Flow::Quit;
@@ -607,6 +620,12 @@ impl Uci {
             return;
         }
         let (limits, searchmoves) = self.parse_go(args);
+        if self.debug {
+            self.say(&format!(
+                "info string debug: go read as {}",
+                describe_limits(&limits)
+            ));
+        }
         // A search still waiting for `stop` is replaced without its answer.
         self.cancel_search();
         if let Some(reason) = &self.rejected {
@@ -650,11 +669,9 @@ impl Uci {
         self.control.begin(limits.ponder);
         self.search_waits_for_stop = limits.infinite || limits.ponder;
         self.search_is_ponder = limits.ponder && !limits.infinite;
+        // (`go mate` alone is not a limit: without a mate to find it never ends.)
         self.search_is_limited = !limits.infinite
-            && (limits.uses_clock()
-                || limits.depth.is_some()
-                || limits.nodes.is_some()
-                || limits.mate.is_some());
+            && (limits.uses_clock() || limits.depth.is_some() || limits.nodes.is_some());
         self.answer = Arc::new(Mutex::new(true));
         let answer_wanted = self.answer.clone();
         let control = self.control.clone();
@@ -909,6 +926,24 @@ fn parse_number(text: &str) -> Option<i64> {
     value.is_finite().then(|| value.round() as i64)
 }
 
+/// `go`'s limits in words, for `debug on`.
+fn describe_limits(limits: &Limits) -> String {
+    let ms = |v: Option<u64>| v.map_or("-".to_string(), |v| format!("{v} ms"));
+    let n = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+    format!(
+        "clock {} (increment {} ms, moves to go {}), movetime {}, depth {}, nodes {}, mate {}{}{}",
+        ms(limits.time),
+        limits.increment,
+        n(limits.moves_to_go),
+        ms(limits.move_time),
+        n(limits.depth.map(|d| d as u64)),
+        n(limits.nodes),
+        n(limits.mate.map(u64::from)),
+        if limits.infinite { ", infinite" } else { "" },
+        if limits.ponder { ", ponder" } else { "" },
+    )
+}
+
 fn is_go_keyword(word: &str) -> bool {
     matches!(
         word,
@@ -992,6 +1027,39 @@ mod tests {
         let copy = Net::load("nets/default.nnue").expect("the network file reads");
         engine.use_evaluation(Some(Arc::new(copy)));
         assert!(!has_entry(&engine));
+    }
+
+    /// `debug on` was an unknown command; now it echoes commands and explains `go`.
+    #[test]
+    fn debug_on_echoes_commands_and_explains_go() {
+        let said = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = said.clone();
+        let mut uci = Uci::with_output(Arc::new(move |line: &str| {
+            sink.lock().unwrap().push(line.to_string())
+        }));
+        uci.handle("debug on");
+        uci.handle("go wtime 1000 btime 2000 movestogo 0 depth 1");
+        uci.handle("isready");
+        uci.handle("debug off");
+        uci.handle("isready");
+        uci.handle("debug maybe");
+        let said = said.lock().unwrap().join("\n");
+        assert!(
+            said.contains("info string debug: received 'isready'"),
+            "{said}"
+        );
+        assert!(
+            said.contains(
+                "go read as clock 1000 ms (increment 0 ms, moves to go -), movetime -, depth 1"
+            ),
+            "{said}"
+        );
+        assert_eq!(said.matches("received 'isready'").count(), 1, "{said}");
+        assert!(
+            said.contains("expected 'debug on' or 'debug off'"),
+            "{said}"
+        );
+        assert!(!said.contains("unknown command"), "{said}");
     }
 
     /// Before, `setoption` rebuilt the value from its words: `no  such` became `no such`.
