@@ -656,7 +656,9 @@ pub fn annotate_game(
             let line: Vec<Move> = analysis.pv.iter().copied().take(VARIATION_PLIES).collect();
             record.variations.push(pgn::Line::of_moves(&line));
         }
-        if !played_best {
+        // The better move is named where the difference changes the judgement (the move
+        // is marked), as lichess does: a tenth of a pawn in a won ending is no lesson.
+        if !played_best && mark.is_some() {
             let best = engine::numbered_san(before, analysis.best);
             words.push(match best_score {
                 Some(score) => format!(

@@ -461,3 +461,30 @@ fn an_unwritable_output_is_found_before_the_analysis() {
         assert!(start.elapsed() < std::time::Duration::from_secs(20));
     }
 }
+
+/// Before, every move but the search's choice got a "Best:" note, down to a tenth of a
+/// pawn in a won ending. Now only a marked move (one that changes the judgement) names the
+/// better move; a blunder still does.
+#[test]
+fn a_better_move_is_named_only_where_it_changes_the_judgement() {
+    let games = r#"[SetUp "1"]
+[FEN "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"]
+
+1. Ka2 Kd4 2. Ka3 Kc4 3. Qb2 Kd3 *
+
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4P3/R3K3 w - - 0 1"]
+
+1. Ra8+ Kd7 2. Ra7+ Ke6 3. Ra6+ Kf5 4. Kd1 Kg4 5. e4 Kf3 *
+"#;
+    let (flat, _) = annotate("won.pgn", games, &["--depth", "6"]);
+    assert!(!flat.contains("Best:"), "{flat}");
+    // Leaving the queen to be taken instead of trading it: the better move is named.
+    let blunder = r#"[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/3q4/3QK3 w - - 0 1"]
+
+1. Kf1 Qxd1+ 2. Kf2 *
+"#;
+    let (flat, _) = annotate("blunder.pgn", blunder, &["--depth", "6"]);
+    assert!(flat.contains("Best: 1. "), "{flat}");
+}
