@@ -157,10 +157,12 @@ fn scored_game(game: &pgn::Game) -> Option<games::Game> {
 
 /// The scored games of a PGN text (see `scored_game`).
 fn read_pgn(path: &Path, bytes: &[u8]) -> Result<Input, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("{} is not UTF-8 text, so not PGN: {e}", path.display()))?;
+    let (text, latin1) = pgn::decode(bytes);
+    if let Some(line) = latin1 {
+        eprintln!("{}", pgn::latin1_note(path, line));
+    }
     let (mut games, mut unreadable, mut unused) = (Vec::new(), 0, 0);
-    for record in pgn::read_records(text) {
+    for record in pgn::read_records(&text) {
         match record.map(|game| scored_game(&game)) {
             Ok(Some(game)) => games.push(game),
             Ok(None) => unused += 1,
@@ -168,9 +170,13 @@ fn read_pgn(path: &Path, bytes: &[u8]) -> Result<Input, String> {
         }
     }
     if games.is_empty() {
+        // A file that is not UTF-8 and holds no game is most likely not PGN at all.
+        let charset = latin1.map_or(String::new(), |line| {
+            format!(" (not UTF-8 from line {line}: is it a PGN file?)")
+        });
         return Err(format!(
             "{}: no game with a result and scored moves (comments such as {{+0.49/17 0.551s}}) \
-             in {} games",
+             in {} games{charset}",
             path.display(),
             unreadable + unused
         ));

@@ -292,8 +292,11 @@ impl SideSummary {
 /// should not cost the analysis of all the others. So is a variation that cannot be read
 /// (it is left out of its game). Returns how many games and variations were skipped.
 fn annotate_file(path: &Path, options: &Options) -> Result<usize, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (text, latin1) = pgn::decode(&bytes);
+    if let Some(line) = latin1 {
+        eprintln!("{}", pgn::latin1_note(path, line));
+    }
     let records = pgn::read_records(&text);
     if records.is_empty() {
         return Err(format!("{} holds no game", path.display()));

@@ -330,6 +330,31 @@ fn is_result(symbol: &str) -> bool {
     matches!(symbol, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
+/// The text of a PGN file: UTF-8, or else Latin-1 (ISO 8859-1, the character set the PGN
+/// standard names, which older programs and databases still write), byte for character,
+/// so that a name such as "Réti" comes through whole. With the line of the first byte
+/// that is not UTF-8 when the file was read as Latin-1, for a note to the user.
+pub fn decode(bytes: &[u8]) -> (String, Option<usize>) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text.to_string(), None),
+        Err(e) => {
+            let line = 1 + bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            (bytes.iter().map(|&b| char::from(b)).collect(), Some(line))
+        }
+    }
+}
+
+/// The note for a file `decode` read as Latin-1.
+pub fn latin1_note(path: &std::path::Path, line: usize) -> String {
+    format!(
+        "{}: line {line}: not UTF-8; the file is read as Latin-1 (ISO 8859-1, PGN's own character set)",
+        path.display()
+    )
+}
+
 /// Reads every game of a PGN text. Stops at the first error, which names the game and
 /// the line.
 pub fn read_games(text: &str) -> Result<Vec<Game>, PgnError> {
@@ -697,6 +722,17 @@ fn wrap(words: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Before, one Latin-1 byte in a header refused the whole file, without a line.
+    #[test]
+    fn a_latin1_file_is_read_as_latin1_with_the_line_named() {
+        let bytes = b"[Event \"?\"]\n[White \"R\xe9ti\"]\n[Result \"*\"]\n\n1. e4 *\n";
+        let (text, line) = decode(bytes);
+        assert_eq!(line, Some(2));
+        let games = read_games(&text).unwrap();
+        assert_eq!(games[0].tag("White"), Some("R\u{e9}ti"));
+        assert_eq!(decode("1. e4 *".as_bytes()), ("1. e4 *".to_string(), None));
+    }
     use crate::chess::notation::parse_uci;
 
     const SAMPLE: &str = r#"% produced by hand

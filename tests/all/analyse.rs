@@ -488,3 +488,19 @@ fn a_better_move_is_named_only_where_it_changes_the_judgement() {
     let (flat, _) = annotate("blunder.pgn", blunder, &["--depth", "6"]);
     assert!(flat.contains("Best: 1. "), "{flat}");
 }
+
+/// A PGN with a Latin-1 byte in a header: before, the whole file was refused without a
+/// line number. Now it is read as Latin-1 (PGN's own character set), the line named.
+#[test]
+fn a_latin1_pgn_is_annotated_and_the_line_named() {
+    let path = temp_path("latin1.pgn");
+    let mut bytes = b"[Event \"Blitz\"]\n[White \"R".to_vec();
+    bytes.push(0xe9);
+    bytes.extend_from_slice(b"ti\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+    std::fs::write(&path, &bytes).unwrap();
+    let (ok, out, err) = analyse(&["--pgn", path.to_str().unwrap(), "--depth", "4"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("latin1.pgn: line 2: not UTF-8"), "{err}");
+    assert!(out.contains("[White \"R\u{e9}ti\"]"), "{out}");
+    assert!(out.contains("2. g4"), "{out}");
+}
