@@ -326,6 +326,14 @@ fn parse_tag(inner: &str) -> Result<Token, String> {
     Ok(Token::Tag(name.to_string(), value))
 }
 
+/// Whether a `Variant` tag names Chess960, as the programs that write PGN spell it:
+/// `Chess960` (lichess), `fischerandom` (Cute Chess, XBoard), `Fischer Random`,
+/// `Freestyle`.
+fn is_chess960(variant: &str) -> bool {
+    let v = variant.to_ascii_lowercase();
+    v.contains("960") || v.contains("fischer") || v.contains("freestyle")
+}
+
 fn is_result(symbol: &str) -> bool {
     matches!(symbol, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
@@ -457,7 +465,7 @@ impl GameReader {
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))
                 .map(|(_, v)| v.clone())
         };
-        let chess960 = tag("Variant").is_some_and(|v| v.contains("960"));
+        let chess960 = tag("Variant").as_deref().is_some_and(is_chess960);
         let fen_text = tag("FEN").unwrap_or_else(|| START_FEN.to_string());
         let board = fen::parse(&fen_text, chess960)
             .map_err(|e| format!("bad FEN tag \"{fen_text}\": {e}"))?;
@@ -722,6 +730,22 @@ fn wrap(words: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Before, `[Variant "fischerandom"]` (Cute Chess) was not read as Chess960, and the
+    /// game's X-FEN castling (`KQkq` with rooks not on a and h) was refused.
+    #[test]
+    fn chess960_variants_as_other_programs_name_them() {
+        for variant in ["fischerandom", "Fischer Random", "chess960", "Chess 960"] {
+            let text = format!(
+                "[Variant \"{variant}\"]\n[SetUp \"1\"]\n\
+                 [FEN \"1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1\"]\n\n\
+                 1. O-O-O Kf8 *\n"
+            );
+            let games = read_games(&text).unwrap_or_else(|e| panic!("{variant}: {e}"));
+            assert_eq!(games[0].moves.len(), 2, "{variant}");
+        }
+        assert!(!is_chess960("Standard") && !is_chess960("crazyhouse"));
+    }
 
     /// Before, one Latin-1 byte in a header refused the whole file, without a line.
     #[test]
