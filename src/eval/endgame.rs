@@ -118,6 +118,31 @@ pub fn known_win_score(board: &Board) -> Option<i32> {
     })
 }
 
+/// Whether the position is a draw that no evaluation should score otherwise: no pawns and
+/// nothing that can force mate (at most a minor piece each, or two knights against a bare
+/// king), or a king and pawn against king that the solved ending (`kpk`) calls drawn.
+/// Neither the network nor the hand-crafted terms know these (a knight or a pawn up looks
+/// like an advantage), and without tablebases the search cannot see the draw coming.
+pub fn known_draw(board: &Board) -> bool {
+    if board.occupied().count() > 5 {
+        return false;
+    }
+    if let Some(wins) = super::kpk::pawn_side_wins(board) {
+        return !wins;
+    }
+    if (board.pieces(Color::White, PieceType::Pawn) | board.pieces(Color::Black, PieceType::Pawn))
+        .is_nonempty()
+    {
+        return false;
+    }
+    let at_most_a_minor = |c: Color| non_pawn_material(board, c) <= BISHOP;
+    let two_knights_against_nothing =
+        |c: Color| only_two_knights(board, c) && bare_king(board, c.flip());
+    Color::ALL
+        .into_iter()
+        .all(|c| at_most_a_minor(c) || two_knights_against_nothing(c))
+}
+
 /// Enough to force mate against a bare king: a queen, a rook, bishops on both colours, or
 /// bishop and knight.
 fn has_mating_material(board: &Board, color: Color) -> bool {

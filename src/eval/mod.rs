@@ -22,6 +22,7 @@
 
 pub mod endgame;
 pub mod king;
+pub mod kpk;
 pub mod masks;
 pub mod nnue;
 pub mod params;

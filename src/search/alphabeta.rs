@@ -706,7 +706,9 @@ impl Searcher<'_> {
     fn corrected(&self, raw_eval: i32, previous: &Context) -> i32 {
         // A known win's score is exact knowledge, its drive the only way to the mate: the
         // corrections (one pawnless key for every such position) would flatten the drive.
-        if endgame::lone_king_against_mating_material(self.pos.board()) {
+        // A known draw is exact too.
+        let board = self.pos.board();
+        if endgame::lone_king_against_mating_material(board) || endgame::known_draw(board) {
             return raw_eval;
         }
         let eval = self.histories.corrections.correct(
@@ -835,7 +837,11 @@ impl Searcher<'_> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if self.pos.is_insufficient_material() {
+        // The fifty-move rule too: a root at a clock of 100 is searched at depth 1 straight
+        // into quiescence, whose leaves would otherwise score on.
+        if self.pos.is_insufficient_material()
+            || (self.pos.halfmove_clock() >= 100 && self.is_draw(ply))
+        {
             return self.draw_score(ply);
         }
         let in_check = self.pos.in_check();

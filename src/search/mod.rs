@@ -474,6 +474,9 @@ impl<'a> Searcher<'a> {
         if let Some(score) = endgame::known_win_score(self.pos.board()) {
             return score;
         }
+        if endgame::known_draw(self.pos.board()) {
+            return DRAW;
+        }
         match &self.options.nnue {
             Some(net) => {
                 let score = self.nnue.evaluate(&self.pos, net);

@@ -964,6 +964,8 @@ fn is_go_keyword(word: &str) -> bool {
 
 /// Runs the loop on standard input and output until `quit` or end of input.
 pub fn run() {
+    // The solved king-and-pawn ending, ready before a game reaches it.
+    std::thread::spawn(crate::eval::kpk::prepare);
     let mut uci = Uci::new();
     // A person at a terminal gets a greeting (a GUI, on a pipe, needs none).
     if io::stdin().is_terminal() {

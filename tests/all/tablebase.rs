@@ -574,3 +574,48 @@ fn a_repeated_position_since_the_last_capture_is_noticed() {
         assert_eq!(pos.has_repetition_since_zeroing(), repeated, "after {text}");
     }
 }
+
+/// The solved king-and-pawn ending that the evaluation uses to score drawn ones as draws
+/// (`eval::kpk`) agrees with the Syzygy table on every legal position, either side's pawn,
+/// either side to move.
+#[test]
+fn the_solved_king_and_pawn_ending_agrees_with_the_tablebase() {
+    use tarpon::eval::kpk::pawn_side_wins;
+    let tables = tables();
+    let mut checked = 0;
+    for pawn in 8..56 {
+        for strong_king in 0..64 {
+            for weak_king in 0..64 {
+                for (pawn_piece, strong, weak) in [('P', 'K', 'k'), ('p', 'k', 'K')] {
+                    let mut squares = ['1'; 64];
+                    if strong_king == weak_king || pawn == strong_king || pawn == weak_king {
+                        continue;
+                    }
+                    squares[pawn] = pawn_piece;
+                    squares[strong_king] = strong;
+                    squares[weak_king] = weak;
+                    let rows: Vec<String> = (0..8)
+                        .rev()
+                        .map(|rank| squares[rank * 8..rank * 8 + 8].iter().collect())
+                        .collect();
+                    for side in ["w", "b"] {
+                        let fen = format!("{} {side} - - 0 1", rows.join("/"));
+                        let Ok(pos) = Position::from_fen(&fen, false) else {
+                            continue;
+                        };
+                        let wdl = tables.probe_wdl(pos.board()).expect("a KPvK position");
+                        let pawn_side_to_move = (side == "w") == (pawn_piece == 'P');
+                        let won = if pawn_side_to_move {
+                            wdl.value() > 0
+                        } else {
+                            wdl.value() < 0
+                        };
+                        assert_eq!(pawn_side_wins(pos.board()), Some(won), "{fen}: {wdl:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 300_000, "{checked}");
+}

@@ -510,3 +510,41 @@ fn analyse_summary_is_its_last_row() {
         assert!(lines[summary].contains(&expected), "{limit:?}: {out}");
     }
 }
+
+/// Dead draws scored as draws without tablebases: before, two knights against a king were
+/// +1.50 at depth 31, a drawn king and pawn against king +1.60 at depth 10, and a
+/// position at a fifty-move count of 100 scored 2570 at depth 1.
+#[test]
+fn dead_draws_are_scored_as_draws() {
+    let mut e = Engine::start();
+    for (fen, go) in [
+        ("8/8/8/4k3/8/8/8/KNN5 w - - 0 1", "go depth 20"),
+        ("8/8/8/4k3/8/8/8/KNN5 b - - 0 1", "go depth 20"),
+        ("8/4k3/8/8/8/8/4P3/4K3 b - - 0 1", "go depth 10"),
+        ("8/4k3/8/8/8/8/4P3/4K3 w - - 0 1", "go depth 10"),
+        ("7k/8/6K1/7P/8/8/8/8 w - - 0 1", "go depth 16"),
+        ("8/8/8/4k3/8/8/8/KQ6 w - - 100 80", "go depth 1"),
+        ("8/8/2k5/8/8/2K5/8/1R6 w - - 100 120", "go depth 1"),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let (lines, _) = search(&mut e, go, ANSWER);
+        let info = last_score_line(&lines);
+        assert_eq!(after(info, "score"), Some("cp"), "{fen}: {info}");
+        assert_eq!(after(info, "cp"), Some("0"), "{fen}: {info}");
+    }
+    // A won king and pawn ending stays won, and a mate on the hundredth ply counts.
+    for (fen, win) in [
+        ("8/8/8/3k4/8/3K4/3P4/8 w - - 0 1", false),
+        ("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", true),
+        ("7k/8/6K1/8/8/8/8/R7 w - - 99 90", true),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let (lines, _) = search(&mut e, "go depth 12", ANSWER);
+        let info = last_score_line(&lines);
+        let positive = match after(info, "score") {
+            Some("mate") => after(info, "mate").unwrap().parse::<i32>().unwrap() > 0,
+            _ => after(info, "cp").unwrap().parse::<i32>().unwrap() > 100,
+        };
+        assert_eq!(positive, win, "{fen}: {info}");
+    }
+}
