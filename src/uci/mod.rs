@@ -1031,14 +1031,20 @@ mod tests {
         assert!(!has_entry(&engine));
     }
 
+    /// A session whose output lines are kept, for the test to read.
+    fn recording_session() -> (Uci, Arc<Mutex<Vec<String>>>) {
+        let said = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = said.clone();
+        let uci = Uci::with_output(Arc::new(move |line: &str| {
+            sink.lock().unwrap().push(line.to_string())
+        }));
+        (uci, said)
+    }
+
     /// `debug on` was an unknown command; now it echoes commands and explains `go`.
     #[test]
     fn debug_on_echoes_commands_and_explains_go() {
-        let said = Arc::new(Mutex::new(Vec::<String>::new()));
-        let sink = said.clone();
-        let mut uci = Uci::with_output(Arc::new(move |line: &str| {
-            sink.lock().unwrap().push(line.to_string())
-        }));
+        let (mut uci, said) = recording_session();
         uci.handle("debug on");
         uci.handle("go wtime 1000 btime 2000 movestogo 0 depth 1");
         uci.handle("isready");
@@ -1067,11 +1073,7 @@ mod tests {
     /// Before, `setoption` rebuilt the value from its words: `no  such` became `no such`.
     #[test]
     fn an_option_path_keeps_its_runs_of_spaces() {
-        let said = Arc::new(Mutex::new(Vec::<String>::new()));
-        let sink = said.clone();
-        let mut uci = Uci::with_output(Arc::new(move |line: &str| {
-            sink.lock().unwrap().push(line.to_string())
-        }));
+        let (mut uci, said) = recording_session();
         uci.handle("setoption name OwnBook value true");
         uci.handle("setoption  name BookFile value /no/such  folder/my\tbook.bin\r\n");
         assert_eq!(uci.options.book_file, "/no/such  folder/my\tbook.bin");
