@@ -11,7 +11,7 @@
 //! - Black to move draws if one of its moves leads to a draw, and loses if all lead to wins.
 //!
 //! What is still unknown then is a draw: neither side can force anything else. The answer
-//! is one bit a position (24 KB), computed in some milliseconds. The evaluation uses it to
+//! is one bit a position (24 KB), computed in about 40 ms. The evaluation uses it to
 //! score the drawn positions as draws, which neither the network nor the hand-crafted
 //! terms see (a pawn up looks like an advantage whether or not the king can stop it).
 
