@@ -146,7 +146,9 @@ fn san_without_suffix(board: &Board, m: Move) -> String {
 
 /// Reads a move in SAN and returns it if exactly one legal move matches. Lenient in what
 /// people and files write: check and annotation marks (`+ # ! ?`) are ignored, the capture
-/// sign is optional, castling may use `O` or `0`, and the promotion `=` may be left out.
+/// sign is optional, castling may use `O` or `0`, the promotion `=` may be left out, the
+/// piece may be a figurine (`♘f3`), and the long form names the square moved from
+/// (`Ng1-f3`, `e2-e4`, `e5xf6`).
 pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
     match *san_matches(board, text)? {
         [m] => Ok(m),
@@ -155,12 +157,31 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, MoveError> {
     }
 }
 
+/// The text with each chess figurine (`♔♕♖♗♘` and the black ones) as its piece letter; a
+/// pawn figurine, which SAN leaves out, is dropped.
+fn without_figurines(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        return text.into();
+    }
+    let letter = |c: char| match c {
+        '♔' | '♚' => Some('K'),
+        '♕' | '♛' => Some('Q'),
+        '♖' | '♜' => Some('R'),
+        '♗' | '♝' => Some('B'),
+        '♘' | '♞' => Some('N'),
+        '♙' | '♟' => None,
+        c => Some(c),
+    };
+    text.chars().filter_map(letter).collect::<String>().into()
+}
+
 /// Every legal move that a SAN text, read as `parse_san` reads it, fits: one for a good
 /// move, none for an illegal one, several for an ambiguous one (`Nb5` with knights on c3
 /// and d4), so that a message can name them. An error only if the text is not SAN.
 pub fn san_matches(board: &Board, text: &str) -> Result<MoveList, MoveError> {
     let syntax = || MoveError::Syntax(text.to_string());
-    let core = text.trim_end_matches(['+', '#', '!', '?']);
+    let letters = without_figurines(text);
+    let core = letters.trim_end_matches(['+', '#', '!', '?']);
     let moves = legal_moves(board);
     let mut found = MoveList::new();
 
@@ -198,7 +219,7 @@ pub fn san_matches(board: &Board, text: &str) -> Result<MoveList, MoveError> {
         return Err(syntax());
     }
     let to = Square::parse(&rest[rest.len() - 2..]).ok_or_else(syntax)?;
-    let qualifier = rest[..rest.len() - 2].trim_end_matches(['x', ':']);
+    let qualifier = rest[..rest.len() - 2].trim_end_matches(['x', ':', '-']);
     let (mut file, mut rank) = (None, None);
     for c in qualifier.chars() {
         match c {

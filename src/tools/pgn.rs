@@ -2,8 +2,11 @@
 //! saves its games, `analyse` writes annotated ones).
 //!
 //! The reader takes what people and programs commonly write: tag pairs, SAN movetext with
-//! or without move numbers, `{...}` and `;` comments, NAGs (`$2`) and the traditional
-//! suffixes (`?`, `!?`, ...), result tokens, and `%` escape lines. Variations (`(...)`,
+//! or without move numbers (also the long form `Ng1-f3`, figurines `♘f3` and the mark
+//! `exd6 e.p.`), `{...}` and `;` comments, NAGs (`$2`) and the traditional suffixes (`?`,
+//! `!?`, ...), result tokens, and `%` escape lines. A null move (`--`, `Z0`) leaves its
+//! variation out, and the caller is told; in the game's own moves it is an error, and so is
+//! a variation never closed (which moves are the game's cannot be known). Variations (`(...)`,
 //! nested) are kept with their own comments and NAGs, so that a game annotated by Tarpon
 //! still holds everything its author wrote; their moves must be legal like the game's. A
 //! game may start from a `FEN` tag; a `Variant` tag naming Chess960 reads its castling
@@ -279,12 +282,27 @@ fn tokenize(text: &str) -> Vec<(Token, usize)> {
                 tokens.push((token, line));
                 i += suffix.chars().count();
             }
+            // "exd6 e.p." (an en passant capture marked as one, as older books and
+            // programs write it): the mark adds nothing to the move before it.
+            'e' if chars[i..].starts_with(&['e', '.', 'p', '.'])
+                && matches!(tokens.last(), Some((Token::Symbol(_), _))) =>
+            {
+                i += 4;
+            }
             c if is_symbol_char(c) => {
-                let symbol: String = chars[i..]
+                let mut symbol: String = chars[i..]
                     .iter()
                     .take_while(|&&c| is_symbol_char(c))
                     .collect();
                 i += symbol.chars().count();
+                // The en passant mark written onto the move: "exf6e.p.".
+                if symbol.len() > 1
+                    && symbol.ends_with('e')
+                    && chars[i..].starts_with(&['.', 'p', '.'])
+                {
+                    symbol.pop();
+                    i += 3;
+                }
                 tokens.push((Token::Symbol(symbol), line));
             }
             _ => i += 1,
@@ -293,8 +311,16 @@ fn tokenize(text: &str) -> Vec<(Token, usize)> {
     tokens
 }
 
+/// The characters of moves, move numbers and results, the chess figurines among them
+/// (`♘f3`, read as `Nf3`).
 fn is_symbol_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "_+#=:-/*".contains(c)
+    c.is_ascii_alphanumeric() || "_+#=:-/*".contains(c) || ('♔'..='♟').contains(&c)
+}
+
+/// Whether a move text is a null move (a pass), as ChessBase (`--`) and others (`Z0`)
+/// write one in analysis.
+fn is_null_move(symbol: &str) -> bool {
+    matches!(symbol.trim_end_matches(['+', '#']), "--" | "Z0")
 }
 
 /// Collapses runs of white space (line breaks in a comment) into single spaces.
@@ -379,17 +405,17 @@ pub fn read_records(text: &str) -> Vec<Result<Game, PgnError>> {
         let is_tag = matches!(token, Token::Tag(..) | Token::BadTag(_));
         // A tag after movetext begins the next game, even if the last one had no result.
         if is_tag && reader.in_movetext {
-            records.push(std::mem::take(&mut reader).finish());
+            records.push(std::mem::take(&mut reader).finish(records.len() + 1));
         }
         reader.in_movetext |= !is_tag;
         if reader.error.is_some() {
             if matches!(&token, Token::Symbol(s) if is_result(s)) {
-                records.push(std::mem::take(&mut reader).finish());
+                records.push(std::mem::take(&mut reader).finish(records.len() + 1));
             }
             continue;
         }
         match reader.take(token, records.len() + 1, line) {
-            Ok(true) => records.push(std::mem::take(&mut reader).finish()),
+            Ok(true) => records.push(std::mem::take(&mut reader).finish(records.len() + 1)),
             Ok(false) => {}
             Err(message) => {
                 reader.error = Some(PgnError {
@@ -410,7 +436,7 @@ pub fn read_records(text: &str) -> Vec<Result<Game, PgnError>> {
                 message,
             });
         }
-        records.push(reader.finish());
+        records.push(reader.finish(records.len() + 1));
     }
     records
 }
@@ -432,6 +458,8 @@ struct GameReader {
     /// the one being passed over.
     dropped: Vec<PgnError>,
     skipping: usize,
+    /// The line of the `(` that began the variation being passed over.
+    skipped_from: usize,
 }
 
 /// A line of moves being read: the game's own or a variation.
@@ -441,14 +469,17 @@ struct LineReader {
     board: Board,
     /// ... and before the last of them, where a variation replacing it starts.
     before_last: Option<Board>,
+    /// The text's line of the `(` that opened it (a variation's).
+    opened_on: usize,
 }
 
 impl LineReader {
-    fn new(board: Board) -> LineReader {
+    fn new(board: Board, opened_on: usize) -> LineReader {
         LineReader {
             line: Line::default(),
             board,
             before_last: None,
+            opened_on,
         }
     }
 }
@@ -470,7 +501,7 @@ impl GameReader {
         let board = fen::parse(&fen_text, chess960)
             .map_err(|e| format!("bad FEN tag \"{fen_text}\": {e}"))?;
         self.start = Some(board);
-        self.lines = vec![LineReader::new(board)];
+        self.lines = vec![LineReader::new(board, 0)];
         Ok(())
     }
 
@@ -503,7 +534,7 @@ impl GameReader {
                 let board = current
                     .before_last
                     .ok_or("a variation '(' comes before any move it could replace")?;
-                self.lines.push(LineReader::new(board));
+                self.lines.push(LineReader::new(board, line));
             }
             Token::Close => {
                 if depth == 0 {
@@ -542,7 +573,12 @@ impl GameReader {
             Token::Symbol(symbol) if symbol.chars().all(|c| c.is_ascii_digit()) => {}
             Token::Symbol(symbol) => {
                 let board = current.board;
-                let m = match parse_san(&board, &symbol) {
+                let parsed = if is_null_move(&symbol) {
+                    Err("a null move (a pass), which Tarpon cannot play over".to_string())
+                } else {
+                    parse_san(&board, &symbol).map_err(|e| e.to_string())
+                };
+                let m = match parsed {
                     Ok(m) => m,
                     Err(e) => {
                         let number = board.fullmove_number();
@@ -557,8 +593,9 @@ impl GameReader {
                         }
                         // A mistake in a side line does not make the game unreadable:
                         // the variation is left out, and the caller told.
-                        self.lines.pop();
+                        let variation = self.lines.pop().expect("inside a variation");
                         self.skipping = 1;
+                        self.skipped_from = variation.opened_on;
                         self.dropped.push(PgnError {
                             game,
                             line,
@@ -575,19 +612,24 @@ impl GameReader {
         Ok(false)
     }
 
-    /// The game read, or its error. Variations left open at the end are kept as far as
-    /// they go.
-    fn finish(mut self) -> Result<Game, PgnError> {
+    /// The game read (the `game`th of the text), or its error. A variation never closed
+    /// is an error: where it was meant to end, and so which moves are the game's, cannot be
+    /// known.
+    fn finish(mut self, game: usize) -> Result<Game, PgnError> {
         if let Some(error) = self.error {
             return Err(error);
         }
-        while self.lines.len() > 1 {
-            let variation = self.lines.pop().expect("more than one").line;
-            if let Some(replaced) = self.lines.last_mut().and_then(|l| l.line.moves.last_mut())
-                && !variation.moves.is_empty()
-            {
-                replaced.variations.push(variation);
-            }
+        let unclosed = match self.lines.get(1) {
+            Some(variation) => Some(variation.opened_on),
+            None => (self.skipping > 0).then_some(self.skipped_from),
+        };
+        if let Some(line) = unclosed {
+            return Err(PgnError {
+                game,
+                line,
+                message: "a variation '(' is never closed: which moves are the game's is unknown"
+                    .to_string(),
+            });
         }
         let main = self.lines.pop().map(|l| l.line).unwrap_or_default();
         let start = self.start.unwrap_or_else(|| *Position::startpos().board());
@@ -932,6 +974,73 @@ comment over two lines} 1-0
         // A game without tags after a broken one is found by its result.
         let records = read_records("1. e4 Ke7 Ke3 *\n1. d4 d5 *\n");
         assert!(records[0].is_err() && records[1].is_ok(), "{records:?}");
+    }
+
+    #[test]
+    fn moves_as_other_programs_write_them() {
+        let uci_of = |game: &Game| -> Vec<String> {
+            let mut board = game.start;
+            let mut moves = Vec::new();
+            for m in &game.moves {
+                moves.push(crate::chess::notation::to_uci(&board, m.mv));
+                board.play(m.mv);
+            }
+            moves
+        };
+        let plain = ["e2e4", "g8f6", "e4e5", "d7d5", "e5d6"]
+            .map(String::from)
+            .to_vec();
+        // Long algebraic, figurines and an en passant capture marked as one.
+        for text in [
+            "1. e2-e4 Ng8-f6 2. e4-e5 d7-d5 3. e5xd6 e.p. *",
+            "1. e4 ♞f6 2. e5 d5 3. exd6 e.p. *",
+            "1. e4 Nf6 2. e5 d5 3. exd6e.p. *",
+        ] {
+            let game = read_games(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"))
+                .remove(0);
+            assert_eq!(uci_of(&game), plain, "{text}");
+            assert_eq!(game.result, "*");
+        }
+        // A knight figurine is a knight: "♘e4" is illegal at the start, never a pawn move.
+        let err = read_games("1. ♘e4 *").unwrap_err();
+        assert!(
+            err.message.contains("illegal move '♘e4'"),
+            "{}",
+            err.message
+        );
+        // A null move in a variation (a threat shown by a pass) leaves that variation out,
+        // said so; in the game's own moves it is an error naming the move.
+        for null in ["--", "Z0"] {
+            let text = format!("1. e4 e5 2. Nf3 ({null} Nc6) 2... Nc6 *");
+            let game = read_games(&text).unwrap().remove(0);
+            assert_eq!(game.moves.len(), 4, "{text}");
+            assert!(game.moves[2].variations.is_empty());
+            assert!(
+                game.dropped[0].message.contains("null move"),
+                "{:?}",
+                game.dropped
+            );
+            let err = read_games(&format!("1. e4 {null} 2. d4 *")).unwrap_err();
+            assert!(
+                err.message.contains(&format!("1... {null}: a null move")),
+                "{err}"
+            );
+        }
+        // A variation never closed is an error naming its line, not a shorter game; the
+        // next game is read.
+        let text =
+            "[Event \"a\"]\n\n1. e4 e5 2. Nf3\n(2. d4 exd4 3. c3 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let records = read_records(text);
+        let err = records[0].as_ref().unwrap_err();
+        assert_eq!((err.game, err.line), (1, 4), "{err}");
+        assert!(err.message.contains("never closed"), "{err}");
+        assert_eq!(records[1].as_ref().unwrap().moves.len(), 1);
+        let err = read_games("1. e4 (1. d4 d5 (1... Nf6 *").unwrap_err();
+        assert!(err.message.contains("never closed"), "{err}");
+        // So is one passed over for a mistake in it.
+        let err = read_games("1. e4 (1. d4 Ke3 2. c4 *").unwrap_err();
+        assert!(err.message.contains("never closed"), "{err}");
     }
 
     #[test]
