@@ -39,7 +39,7 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn wdl_probes_do_not_allocate() {
     let dir = common::syzygy_dir();
-    let (tables, notes) = tablebase::load(&dir.to_string_lossy());
+    let (tables, notes) = tablebase::load(&dir);
     let tables = tables.unwrap_or_else(|| panic!("{notes:?}"));
     let positions: Vec<Position> = common::tablebase_probes(&dir)
         .iter()

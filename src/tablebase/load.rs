@@ -17,6 +17,7 @@ use super::{MAX_PIECES, Tablebases};
 use shakmaty::{CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square};
 use shakmaty_syzygy::{Metric, SyzygyError, Tablebase, Wdl};
 use std::collections::HashSet;
+use std::ffi::OsStr;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -48,12 +49,17 @@ struct TableFile {
 
 /// Loads the tables in the directories of `paths` (separated by [`path_separator`]).
 /// Returns them (`None` when nothing usable was found) and the lines to report.
-pub fn load(paths: &str) -> (Option<Tablebases>, Vec<String>) {
+/// A directory's name need not be UTF-8 (the file system takes its bytes as they are).
+pub fn load(paths: impl AsRef<OsStr>) -> (Option<Tablebases>, Vec<String>) {
     let mut notes = Vec::new();
-    let dirs: Vec<&str> = paths
-        .split(path_separator())
-        .map(str::trim)
-        .filter(|d| !d.is_empty() && *d != "<empty>")
+    // `split_paths` splits at `path_separator()`, on the bytes: a name that is not UTF-8
+    // stays whole. The spaces around a UTF-8 name are not part of it.
+    let dirs: Vec<PathBuf> = std::env::split_paths(paths.as_ref())
+        .map(|d| match d.to_str() {
+            Some(text) => PathBuf::from(text.trim()),
+            None => d,
+        })
+        .filter(|d| !d.as_os_str().is_empty() && d.as_os_str() != "<empty>")
         .collect();
     if dirs.is_empty() {
         notes.push("Syzygy tablebases off (SyzygyPath is empty)".to_string());
@@ -61,7 +67,7 @@ pub fn load(paths: &str) -> (Option<Tablebases>, Vec<String>) {
     }
     let mut files = Vec::new();
     for dir in dirs {
-        scan_dir(Path::new(dir), &mut files, &mut notes);
+        scan_dir(&dir, &mut files, &mut notes);
     }
     let Some(tables) = build(files, &mut notes) else {
         notes.push("Syzygy: no usable tables; tablebases off".to_string());

@@ -51,7 +51,9 @@ use crate::search::{Reporter, SearchControl, SearchOptions};
 use crate::tablebase::{self, Tablebases};
 use crate::tools::{bench, perft::divide_lines};
 use options::{Change, Options};
+use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -279,6 +281,29 @@ impl Uci {
     }
 
     /// Handles one input line.
+    /// One line as read. A line that is not UTF-8 must not end the session: it is read
+    /// with U+FFFD for the bad bytes (and answered as bad input), except for a `setoption`
+    /// path, whose bytes name a file as they are (a Latin-1 folder name, say).
+    pub fn handle_bytes(&mut self, bytes: &[u8]) -> Flow {
+        if let Ok(line) = std::str::from_utf8(bytes) {
+            return self.handle(line);
+        }
+        let line = String::from_utf8_lossy(bytes);
+        if let Some(rest) = bytes.trim_ascii_start().strip_prefix(b"setoption")
+            && rest.first().is_some_and(u8::is_ascii_whitespace)
+        {
+            if self.debug {
+                self.say(&format!("info string debug: received '{}'", line.trim()));
+            }
+            match options::parse_bytes(rest) {
+                Ok(change) => self.change_option(change),
+                Err(e) => self.error(&e),
+            }
+            return Flow::Continue;
+        }
+        self.handle(&line)
+    }
+
     pub fn handle(&mut self, line: &str) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
@@ -397,10 +422,13 @@ impl Uci {
     /// same search started again (without a `bestmove` for the first): analysis goes on
     /// with the new setting, the hash table keeping what it had found.
     fn set_option(&mut self, text: &str) {
-        let change = match options::parse(text) {
-            Ok(change) => change,
-            Err(e) => return self.error(&e),
-        };
+        match options::parse(text) {
+            Ok(change) => self.change_option(change),
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn change_option(&mut self, change: Change) {
         let restart = if self.search.is_some() && self.search_waits_for_stop {
             self.cancel_search();
             self.last_go.clone()
@@ -468,16 +496,17 @@ impl Uci {
     /// `EvalFile`: reads the network at `path` (`<embedded>`: the one in the binary). A
     /// file that cannot be read or is not a network this build can use is reported, and
     /// the network in use stays. A running search keeps the network it started with.
-    fn load_network(&mut self, path: String) {
+    fn load_network(&mut self, path: OsString) {
+        let name = Path::new(&path).display();
         match Net::named(&path) {
             Ok(net) => {
-                self.say(&format!("info string EvalFile: using network {path}"));
+                self.say(&format!("info string EvalFile: using network {name}"));
                 self.network = net;
                 self.options.eval_file = path;
             }
             Err(e) => self.error(&format!(
-                "EvalFile {path}: {e}; still using network {}",
-                self.options.eval_file
+                "EvalFile {name}: {e}; still using network {}",
+                Path::new(&self.options.eval_file).display()
             )),
         }
     }
@@ -517,14 +546,18 @@ impl Uci {
         if !self.options.own_book {
             return;
         }
-        let path = &self.options.book_file;
-        if path.is_empty() {
+        let path = Path::new(&self.options.book_file);
+        if path.as_os_str().is_empty() {
             self.say("info string OwnBook is on but BookFile is not set: no book yet");
             return;
         }
         match Book::load(path) {
             Ok(book) => {
-                self.say(&format!("info string book {path}: {} entries", book.len()));
+                let entries = book.len();
+                self.say(&format!(
+                    "info string book {}: {entries} entries",
+                    path.display()
+                ));
                 self.book = Some(book);
             }
             Err(e) => self.error(&format!("{e}; playing without a book")),
@@ -533,7 +566,7 @@ impl Uci {
 
     /// `SyzygyPath`: replaces the tables by those found in `paths`. Every problem (a
     /// missing directory, a bad file) is reported and leaves the rest usable.
-    fn load_tablebases(&mut self, paths: String) {
+    fn load_tablebases(&mut self, paths: OsString) {
         // The running search holds the old tables; let it finish with them first.
         self.cancel_search();
         let (tables, notes) = tablebase::load(&paths);
@@ -982,10 +1015,7 @@ pub fn run() {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        // A line that is not UTF-8 (say a Latin-1 file name in `setoption`) is read with
-        // U+FFFD for the bad bytes: answered as bad input, it must not end the session.
-        let line = String::from_utf8_lossy(&bytes);
-        if uci.handle(&line) == Flow::Quit {
+        if uci.handle_bytes(&bytes) == Flow::Quit {
             return;
         }
     }
@@ -1083,6 +1113,41 @@ mod tests {
                 .any(|l| l.contains("/no/such  folder/my\tbook.bin")),
             "{said:?}"
         );
+    }
+
+    /// Before, a path that was not UTF-8 (a Latin-1 folder name) lost its bytes to U+FFFD,
+    /// so the file could not be found.
+    #[cfg(unix)]
+    #[test]
+    fn an_option_path_keeps_bytes_that_are_not_utf8() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = std::env::temp_dir().join(format!("tarpon-latin1-{}", std::process::id()));
+        // "Réseaux" in Latin-1: 0xE9 is no UTF-8.
+        let folder = dir.join(std::ffi::OsStr::from_bytes(b"R\xe9seaux"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let net = folder.join("default.nnue");
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue"),
+            &net,
+        )
+        .unwrap();
+        let (mut uci, said) = recording_session();
+        let mut line = b"setoption name EvalFile value ".to_vec();
+        line.extend_from_slice(net.as_os_str().as_bytes());
+        line.extend_from_slice(b"\r\n");
+        assert_eq!(uci.handle_bytes(&line), Flow::Continue);
+        assert_eq!(uci.options.eval_file, net.as_os_str());
+        // Elsewhere in a line, the bad bytes are read as U+FFFD and answered.
+        uci.handle_bytes(b"setoption name Hash\xff value 8\n");
+        uci.handle_bytes(b"go\xe9 depth 1\n");
+        let said = said.lock().unwrap().join("\n");
+        assert!(
+            said.contains("info string EvalFile: using network"),
+            "{said}"
+        );
+        assert!(said.contains("unknown option 'Hash\u{fffd}'"), "{said}");
+        assert!(said.contains("unknown command"), "{said}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

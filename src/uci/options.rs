@@ -1,5 +1,7 @@
 //! The UCI options Tarpon offers, their limits, and `setoption` parsing.
 
+use std::ffi::OsString;
+
 /// Option values as the GUI set them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -12,14 +14,14 @@ pub struct Options {
     /// Play moves from the opening book (`book_file`) while it has one.
     pub own_book: bool,
     /// Path of a Polyglot `.bin` book; empty for none.
-    pub book_file: String,
+    pub book_file: OsString,
     /// Always the book's highest-weight move, instead of a random one by weight.
     pub book_best_move: bool,
     /// The book is used only while fewer plies than this have been played in the game.
     pub book_depth: u32,
     /// Directories of Syzygy tables, separated by `tablebase::path_separator()`; empty
     /// for none.
-    pub syzygy_path: String,
+    pub syzygy_path: OsString,
     pub syzygy_probe_depth: i32,
     pub syzygy_probe_limit: usize,
     pub syzygy_50_move_rule: bool,
@@ -34,7 +36,7 @@ pub struct Options {
     /// `Use NNUE`: evaluate with the network; the hand-crafted evaluation otherwise.
     pub use_nnue: bool,
     /// `EvalFile`: the network file in use, or `<embedded>` for the one in the binary.
-    pub eval_file: String,
+    pub eval_file: OsString,
     /// `Contempt`, in centipawns: how much worse than even a draw is for the side to move
     /// at the root (negative: better).
     pub contempt: i32,
@@ -50,10 +52,10 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             own_book: false,
-            book_file: String::new(),
+            book_file: OsString::new(),
             book_best_move: false,
             book_depth: 40,
-            syzygy_path: String::new(),
+            syzygy_path: OsString::new(),
             syzygy_probe_depth: 1,
             syzygy_probe_limit: crate::tablebase::MAX_PIECES,
             syzygy_50_move_rule: true,
@@ -62,7 +64,7 @@ impl Default for Options {
             elo: 1500,
             skill_level: skill::LEVEL_MAX,
             use_nnue: true,
-            eval_file: EMBEDDED_NAME.to_string(),
+            eval_file: EMBEDDED_NAME.into(),
             contempt: 0,
         }
     }
@@ -147,7 +149,7 @@ pub fn declarations() -> Vec<String> {
             skill::LEVEL_MAX
         ),
         format!("option name Use NNUE type check default {}", d.use_nnue),
-        format!("option name EvalFile type string default {}", d.eval_file),
+        format!("option name EvalFile type string default {EMBEDDED_NAME}"),
         format!(
             "option name Contempt type spin default {} min {} max {CONTEMPT_MAX}",
             d.contempt, -CONTEMPT_MAX
@@ -169,11 +171,12 @@ pub enum Change {
     Ponder(bool),
     Chess960(bool),
     OwnBook(bool),
-    BookFile(String),
+    /// A path (a file name need not be UTF-8: see [`parse_bytes`]).
+    BookFile(OsString),
     BookBestMove(bool),
     BookDepth(u32),
     /// The directories as given (`<empty>` already turned into an empty string).
-    SyzygyPath(String),
+    SyzygyPath(OsString),
     SyzygyProbeDepth(i32),
     SyzygyProbeLimit(usize),
     Syzygy50MoveRule(bool),
@@ -183,7 +186,7 @@ pub enum Change {
     SkillLevel(i32),
     UseNnue(bool),
     /// A path, or `<embedded>` (also for an empty value) for the embedded network.
-    EvalFile(String),
+    EvalFile(OsString),
     Contempt(i32),
     /// A search number for SPSA (builds with `--features tune` only), already checked
     /// against its range.
@@ -235,18 +238,12 @@ pub fn parse(text: &str) -> Result<Change, String> {
         "ownbook" => Ok(Change::OwnBook(check()?)),
         // No value, or the `<empty>` that GUIs send back, means no book file.
         "bookfile" => Ok(Change::BookFile(
-            value
-                .filter(|&v| v != EMPTY_STRING)
-                .unwrap_or("")
-                .to_string(),
+            value.filter(|&v| v != EMPTY_STRING).unwrap_or("").into(),
         )),
         "bookbestmove" => Ok(Change::BookBestMove(check()?)),
         "bookdepth" => Ok(Change::BookDepth(spin(BOOK_DEPTH_MAX as u64, 0)? as u32)),
         "syzygypath" => Ok(Change::SyzygyPath(
-            value
-                .filter(|v| *v != EMPTY_STRING)
-                .unwrap_or("")
-                .to_string(),
+            value.filter(|v| *v != EMPTY_STRING).unwrap_or("").into(),
         )),
         "syzygyprobedepth" => Ok(Change::SyzygyProbeDepth(
             spin(SYZYGY_PROBE_DEPTH_MAX, 1)? as i32
@@ -267,7 +264,7 @@ pub fn parse(text: &str) -> Result<Change, String> {
             value
                 .filter(|v| !v.is_empty() && *v != EMPTY_STRING)
                 .unwrap_or(EMBEDDED_NAME)
-                .to_string(),
+                .into(),
         )),
         "contempt" => Ok(Change::Contempt(signed_spin(-CONTEMPT_MAX, CONTEMPT_MAX)?)),
         "" => Err(usage.to_string()),
@@ -276,6 +273,57 @@ pub fn parse(text: &str) -> Result<Change, String> {
             Ok(Change::Tune(t.name, signed_spin(t.min, t.max)?))
         }
         _ => Err(format!("unknown option '{}'", name_words.join(" "))),
+    }
+}
+
+/// `parse` for a line that is not UTF-8: read with U+FFFD for the bad bytes, except that
+/// the value of a path (`BookFile`, `SyzygyPath`, `EvalFile`) keeps its bytes, which name
+/// the file as they are on Unix (a Latin-1 folder name, say).
+pub fn parse_bytes(text: &[u8]) -> Result<Change, String> {
+    let change = parse(&String::from_utf8_lossy(text))?;
+    let Some(raw) = raw_value(text).filter(|v| std::str::from_utf8(v).is_err()) else {
+        return Ok(change);
+    };
+    let path = os_string(raw);
+    Ok(match change {
+        Change::BookFile(_) => Change::BookFile(path),
+        Change::SyzygyPath(_) => Change::SyzygyPath(path),
+        Change::EvalFile(_) => Change::EvalFile(path),
+        other => other,
+    })
+}
+
+/// The bytes after the first word `value` (in any case), less the white space around.
+fn raw_value(text: &[u8]) -> Option<&[u8]> {
+    let mut i = 0;
+    while i < text.len() {
+        if text[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let end = text[i..]
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .map_or(text.len(), |n| i + n);
+        if text[i..end].eq_ignore_ascii_case(b"value") {
+            return Some(text[end..].trim_ascii());
+        }
+        i = end;
+    }
+    None
+}
+
+/// Bytes as a file system name: as they are on Unix; elsewhere names are Unicode, so the
+/// bad bytes become U+FFFD (and the file is reported as not found).
+fn os_string(bytes: &[u8]) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        OsString::from_vec(bytes.to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8_lossy(bytes).into_owned().into()
     }
 }
 
@@ -306,11 +354,11 @@ mod tests {
     fn a_value_keeps_its_runs_of_spaces() {
         assert_eq!(
             p("name BookFile value  /tmp/My  Books/a\tb.bin \r"),
-            Ok(Change::BookFile("/tmp/My  Books/a\tb.bin".to_string()))
+            Ok(Change::BookFile("/tmp/My  Books/a\tb.bin".into()))
         );
         assert_eq!(
             p("name SyzygyPath VALUE /t b/x:/y"),
-            Ok(Change::SyzygyPath("/t b/x:/y".to_string()))
+            Ok(Change::SyzygyPath("/t b/x:/y".into()))
         );
         let empty = "option 'Hash' needs a value from 1 to 65536, not ''";
         assert_eq!(p("name Hash value  "), Err(empty.to_string()));
@@ -338,37 +386,63 @@ mod tests {
         assert_eq!(p("name use nnue value FALSE"), Ok(Change::UseNnue(false)));
         assert_eq!(
             p("name EvalFile value /nets/My Net.nnue"),
-            Ok(Change::EvalFile("/nets/My Net.nnue".to_string()))
+            Ok(Change::EvalFile("/nets/My Net.nnue".into()))
         );
         for embedded in ["name EvalFile", "name evalfile value <embedded>"] {
             assert_eq!(
                 p(embedded),
-                Ok(Change::EvalFile(EMBEDDED_NAME.to_string())),
+                Ok(Change::EvalFile(EMBEDDED_NAME.into())),
                 "{embedded}"
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_that_is_not_utf8_keeps_its_bytes() {
+        use std::os::unix::ffi::OsStringExt;
+        let raw = |bytes: &[u8]| OsString::from_vec(bytes.to_vec());
+        assert_eq!(
+            parse_bytes(b"name BookFile value  /b/R\xe9pertoire/a b.bin \r\n"),
+            Ok(Change::BookFile(raw(b"/b/R\xe9pertoire/a b.bin")))
+        );
+        assert_eq!(
+            parse_bytes(b" name SyzygyPath VALUE /t/\xe9:/u"),
+            Ok(Change::SyzygyPath(raw(b"/t/\xe9:/u")))
+        );
+        assert_eq!(
+            parse_bytes(b"name evalfile value /n/\xff.nnue"),
+            Ok(Change::EvalFile(raw(b"/n/\xff.nnue")))
+        );
+        // Other options read the line as text, the bad bytes as U+FFFD.
+        assert_eq!(parse_bytes(b"name Hash value 8"), Ok(Change::Hash(8)));
+        assert!(parse_bytes(b"name Hash value 8\xff").is_err());
+        assert!(parse_bytes(b"name Book\xe9File value x").is_err());
     }
 
     #[test]
     fn book_file_keeps_its_case_and_may_be_empty() {
         assert_eq!(
             p("name BookFile value /books/My Book.bin"),
-            Ok(Change::BookFile("/books/My Book.bin".to_string()))
+            Ok(Change::BookFile("/books/My Book.bin".into()))
         );
         assert_eq!(
             p("name BookFile value <empty>"),
-            Ok(Change::BookFile(String::new()))
+            Ok(Change::BookFile(OsString::new()))
         );
-        assert_eq!(p("name BookFile"), Ok(Change::BookFile(String::new())));
+        assert_eq!(p("name BookFile"), Ok(Change::BookFile(OsString::new())));
         assert_eq!(
             p("name SyzygyPath value /tb/345:/tb/6"),
-            Ok(Change::SyzygyPath("/tb/345:/tb/6".to_string()))
+            Ok(Change::SyzygyPath("/tb/345:/tb/6".into()))
         );
         assert_eq!(
             p("name syzygypath value <empty>"),
-            Ok(Change::SyzygyPath(String::new()))
+            Ok(Change::SyzygyPath(OsString::new()))
         );
-        assert_eq!(p("name SyzygyPath"), Ok(Change::SyzygyPath(String::new())));
+        assert_eq!(
+            p("name SyzygyPath"),
+            Ok(Change::SyzygyPath(OsString::new()))
+        );
         assert_eq!(
             p("name SyzygyProbeDepth value 10"),
             Ok(Change::SyzygyProbeDepth(10))

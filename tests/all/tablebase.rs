@@ -25,7 +25,7 @@ fn tables() -> Arc<Tablebases> {
     TABLES
         .get_or_init(|| {
             let dir = common::syzygy_dir();
-            let (tables, notes) = tablebase::load(&dir.to_string_lossy());
+            let (tables, notes) = tablebase::load(&dir);
             let tables = tables
                 .unwrap_or_else(|| panic!("no tables loaded from {}: {notes:?}", dir.display()));
             assert!(
@@ -418,7 +418,7 @@ fn missing_and_empty_directories_are_reported() {
         "{notes:?}"
     );
     let empty = common::temp_dir("empty");
-    let (tables, notes) = tablebase::load(&empty.to_string_lossy());
+    let (tables, notes) = tablebase::load(&empty);
     assert!(tables.is_none());
     assert!(
         notes.iter().any(|n| n.contains("no table files")),
@@ -521,7 +521,7 @@ fn probe_truncated_krkp(from: &Path, percent: usize) -> (bool, Vec<String>, usiz
     ] {
         copy_table(from, &dir, reached, None, |_| {});
     }
-    let (tables, notes) = tablebase::load(&dir.to_string_lossy());
+    let (tables, notes) = tablebase::load(&dir);
     let tables = tables.unwrap_or_else(|| panic!("{notes:?}"));
     let mut reports: Vec<String> = notes
         .into_iter()

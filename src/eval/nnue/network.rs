@@ -137,8 +137,9 @@ impl<const H: usize> Net<H> {
     /// a device or a pipe, `/dev/zero` or a FIFO, would never end or block the engine),
     /// and no more of it than the largest network of this width, so a huge file costs
     /// nothing either.
-    pub fn load(path: &str) -> Result<Net<H>, LoadError> {
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Net<H>, LoadError> {
         use std::io::{Error, ErrorKind, Read};
+        let path = path.as_ref();
         // Looked at before opening: opening a FIFO blocks until something writes to it.
         let metadata = std::fs::metadata(path).map_err(LoadError::Read)?;
         if !metadata.is_file() {
@@ -151,7 +152,7 @@ impl<const H: usize> Net<H> {
         file.take(limit)
             .read_to_end(&mut bytes)
             .map_err(LoadError::Read)?;
-        match Net::from_bytes(&bytes, path) {
+        match Net::from_bytes(&bytes, &path.display().to_string()) {
             // Only part of a long file was read: report the whole file's length.
             Err(LoadError::Format(NetworkError::WrongLength { expected, .. })) => {
                 Err(LoadError::Format(NetworkError::WrongLength {
@@ -204,7 +205,8 @@ impl<const H: usize> Net<H> {
 impl Net {
     /// The network a name gives (`EvalFile`, `datagen --nnue`): the embedded one for
     /// [`EMBEDDED_NAME`], otherwise the file at that path ([`Net::load`]).
-    pub fn named(name: &str) -> Result<Arc<Net>, LoadError> {
+    pub fn named(name: impl AsRef<std::ffi::OsStr>) -> Result<Arc<Net>, LoadError> {
+        let name = name.as_ref();
         if name == EMBEDDED_NAME {
             Ok(Net::embedded())
         } else {
