@@ -659,6 +659,48 @@ impl<'a> Searcher<'a> {
             self.shared.depth_reached.store(true, Ordering::Relaxed);
         }
         self.wait_while_pondering_or_infinite();
+        self.take_a_persons_time();
+    }
+
+    /// A strength-limited search on the clock answers when a person of its rating would
+    /// (`Skill::think_time`), not the moment its few nodes are spent: `go movetime` takes
+    /// its time, a clock a share of it. `stop` ends the wait.
+    fn take_a_persons_time(&mut self) {
+        let Some(skill) = self.options.skill else {
+            return;
+        };
+        self.notice_ponderhit();
+        let Some((planned, most)) = self.time.planned() else {
+            return;
+        };
+        if !self.is_main() || self.pondering || self.root_moves.is_empty() {
+            return;
+        }
+        let target = if self.limits.move_time.is_some() {
+            most
+        } else {
+            let scores: Vec<i32> = self
+                .latest_lines()
+                .iter()
+                .map(RootMove::known_score)
+                .collect();
+            let position = skill::Situation {
+                legal_moves: self.root_moves.len(),
+                lead_over_second: scores.get(1).map(|&s| scores[0] - s),
+                opening: self.pos.board().fullmove_number() <= skill::OPENING_MOVES,
+                known_mate: skill.knows_the_mate(self.pos.board()),
+            };
+            skill.think_time(
+                planned,
+                most,
+                &position,
+                &mut crate::rng::SplitMix64::from_clock(),
+            )
+        };
+        let control = self.shared.control;
+        while self.time.elapsed() < target && !control.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
     }
 
     /// Whether every line of play is a mate (for or against the side to move) that deeper
@@ -963,13 +1005,45 @@ impl<'a> Searcher<'a> {
     }
 
     /// The move a strength-limited search plays: one of its MultiPV lines, chosen at random
-    /// by score (`Skill::choose`). The line keeps its own score and ponder move.
+    /// by score (`Skill::choose`), or the best in a mate the setting knows. Clearly
+    /// winning, a line that gives the win up or goes back to a position of the game is
+    /// left out while another remains. The line keeps its own score and ponder move.
     fn weakened_choice(&self, skill: &skill::Skill) -> &RootMove {
         let lines = &self.root_moves[..self.options.multi_pv.clamp(1, self.root_moves.len())];
+        let best = lines
+            .iter()
+            .map(RootMove::known_score)
+            .max()
+            .unwrap_or(DRAW);
+        let mut choices: Vec<&RootMove> = lines.iter().collect();
+        if best >= skill::CLEARLY_WINNING {
+            choices.retain(|rm| rm.known_score() > DRAW && !self.goes_back(rm.mv));
+            if choices.is_empty() {
+                choices = lines.iter().collect();
+            }
+        }
+        if skill.knows_the_mate(self.pos.board()) {
+            // (`max_by_key` takes the last of equals: the first in the search's order.)
+            return choices
+                .iter()
+                .rev()
+                .max_by_key(|rm| rm.known_score())
+                .unwrap();
+        }
         let candidates: Vec<(Move, i32)> =
-            lines.iter().map(|rm| (rm.mv, rm.known_score())).collect();
+            choices.iter().map(|rm| (rm.mv, rm.known_score())).collect();
         let chosen = skill.choose(&candidates, &mut crate::rng::SplitMix64::from_clock());
-        lines.iter().find(|rm| rm.mv == chosen).unwrap_or(&lines[0])
+        choices
+            .iter()
+            .find(|rm| rm.mv == chosen)
+            .unwrap_or(&choices[0])
+    }
+
+    /// Whether playing `mv` at the root brings back a position the game had before.
+    fn goes_back(&self, mv: Move) -> bool {
+        let mut pos = self.pos.clone();
+        pos.make(mv);
+        pos.repetitions() > 0
     }
 
     /// The reply to expect after `rm`'s move, for `bestmove ... ponder`: the second move of

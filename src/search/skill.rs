@@ -13,14 +13,27 @@
 //!   one of several plausible moves); a much worse one seldom, and only when it was among
 //!   the candidates, that is, a move that looked reasonable to a shallow search.
 //!
+//! - **It plays like a person in the endings people learn**: from the rating at which a
+//!   player knows a basic mate (the queen or the rook at 1200, two bishops at 1800, bishop
+//!   and knight at 2200) the search gets at least `TECHNIQUE_NODES` and plays its best
+//!   line, since a random choice among moves a few centipawns apart walks the king in
+//!   circles until the fifty-move rule. And clearly winning, no setting plays a move back
+//!   into a position of the game (the way to a draw by repetition).
+//!
+//! - **It takes a person's time**: on a clock it answers when a person would (a share of
+//!   what the full-strength search would plan, less for forced, obvious and known moves),
+//!   not the moment its few nodes are spent; `go movetime` takes all its time.
+//!
 //! The constants were calibrated by games against Stockfish's `UCI_Elo` and the engine's
 //! own settings (`scripts/calibrate_strength.py`), with the network, which a limited
 //! search always evaluates with; docs/strength.md has the tables.
 
 use super::SearchOptions;
 use super::timeman::Limits;
-use crate::chess::Move;
+use crate::chess::{Bitboard, Board, Move, PieceType};
+use crate::eval::endgame;
 use crate::rng::SplitMix64;
+use std::time::Duration;
 
 /// The lowest and highest `UCI_Elo`.
 pub const ELO_MIN: i32 = 800;
@@ -39,6 +52,18 @@ const TEMPERATURE_AT_MIN: f64 = 130.6;
 const TEMPERATURE_DECAY: f64 = 0.834;
 /// Candidate moves searched for the choice (the MultiPV of the weakened search).
 pub const CANDIDATES: usize = 4;
+/// The nodes a setting that knows a basic mate spends on each of its moves, at least: at
+/// full strength 1,000 nodes a move mate with queen or rook and 20,000 with two bishops,
+/// against Stockfish's defence, in 6 random positions each (`scripts/level_endgames.py`).
+const TECHNIQUE_NODES: u64 = 20_000;
+/// The ratings from which a player knows the mates with a queen or rook, with two
+/// bishops, and with bishop and knight.
+const KNOWS_MAJOR_MATE: i32 = 1200;
+const KNOWS_BISHOPS_MATE: i32 = 1800;
+const KNOWS_BISHOP_KNIGHT_MATE: i32 = 2200;
+/// A score this good (centipawns, for the side to move) is clearly winning: no move back
+/// into a position of the game.
+pub const CLEARLY_WINNING: i32 = 300;
 
 /// A strength limit: the rating to play at.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -78,10 +103,21 @@ impl Skill {
         (NODES_AT_MIN * NODE_GROWTH.powf(self.steps())) as u64
     }
 
-    /// The limits and options of a search at this strength: at most `nodes()` nodes (and
-    /// the `go` command's own limits), and at least `CANDIDATES` lines to choose from.
-    pub fn restrict(&self, limits: Limits, options: SearchOptions) -> (Limits, SearchOptions) {
-        let nodes = limits.nodes.map_or(self.nodes(), |n| n.min(self.nodes()));
+    /// The limits and options of a search at this strength from `board`: at most
+    /// `nodes()` nodes (`TECHNIQUE_NODES` at least in a mate this setting knows) and the
+    /// `go` command's own limits, and at least `CANDIDATES` lines to choose from.
+    pub fn restrict(
+        &self,
+        limits: Limits,
+        options: SearchOptions,
+        board: &Board,
+    ) -> (Limits, SearchOptions) {
+        let budget = if self.knows_the_mate(board) {
+            self.nodes().max(TECHNIQUE_NODES)
+        } else {
+            self.nodes()
+        };
+        let nodes = limits.nodes.map_or(budget, |n| n.min(budget));
         let limits = Limits {
             nodes: Some(nodes),
             ..limits
@@ -91,6 +127,28 @@ impl Skill {
             ..options
         };
         (limits, options)
+    }
+
+    /// Whether the side to move has a bare king to mate with material whose technique a
+    /// player of this rating knows.
+    pub fn knows_the_mate(&self, board: &Board) -> bool {
+        let us = board.side_to_move();
+        if !endgame::lone_king_against_mating_material(board) || board.color(us.flip()).count() != 1
+        {
+            return false;
+        }
+        let has = |kind: PieceType| board.pieces(us, kind).is_nonempty();
+        let bishops = board.pieces(us, PieceType::Bishop);
+        let bishop_pair = (bishops & Bitboard::DARK_SQUARES).is_nonempty()
+            && (bishops & !Bitboard::DARK_SQUARES).is_nonempty();
+        let needed = if has(PieceType::Queen) || has(PieceType::Rook) {
+            KNOWS_MAJOR_MATE
+        } else if bishop_pair {
+            KNOWS_BISHOPS_MATE
+        } else {
+            KNOWS_BISHOP_KNIGHT_MATE
+        };
+        self.elo >= needed
     }
 
     /// The temperature of the move choice, in centipawns.
@@ -126,6 +184,67 @@ impl Skill {
         candidates[0].0
     }
 }
+
+/// The moves of the game in which a person plays what they know (an opening), quickly.
+pub const OPENING_MOVES: u16 = 8;
+
+/// What a person's time on a move depends on, as the search found the position.
+#[derive(Clone, Debug)]
+pub struct Situation {
+    pub legal_moves: usize,
+    /// How much better the best line scored than the second (centipawns), if there is one.
+    pub lead_over_second: Option<i32>,
+    /// Whether the game is in its first `OPENING_MOVES` moves.
+    pub opening: bool,
+    /// Whether this is a basic mate the setting knows (`Skill::knows_the_mate`).
+    pub known_mate: bool,
+}
+
+impl Skill {
+    /// How long a person would think over this move with `planned` the time a full-strength
+    /// search plans for it on this clock, never more than `most`: a forced move at once, an
+    /// opening move, an obvious one (a recapture, say: the best line far ahead of the
+    /// second) and a mating pattern they know in a fraction of it, a choice between close
+    /// moves in a rich position in more; and never twice alike (a random factor from 0.6
+    /// to 1.4).
+    pub fn think_time(
+        &self,
+        planned: Duration,
+        most: Duration,
+        position: &Situation,
+        rng: &mut SplitMix64,
+    ) -> Duration {
+        let share = if position.legal_moves <= 1 {
+            0.1
+        } else {
+            let lead = position.lead_over_second.unwrap_or(0);
+            let obvious = if lead >= OBVIOUS_LEAD {
+                0.4
+            } else if lead <= CLOSE_CALL && position.legal_moves >= RICH_POSITION {
+                1.3
+            } else {
+                1.0
+            };
+            let known = if position.opening {
+                0.25
+            } else if position.known_mate {
+                0.4
+            } else {
+                1.0
+            };
+            obvious * known
+        };
+        let noise = 0.6 + 0.8 * ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
+        planned.mul_f64(share * noise).min(most)
+    }
+}
+
+/// A best line this far ahead of the second (centipawns) makes the move obvious...
+const OBVIOUS_LEAD: i32 = 150;
+/// ... and lines this close, in a position with at least `RICH_POSITION` legal moves, a
+/// hard choice.
+const CLOSE_CALL: i32 = 20;
+const RICH_POSITION: usize = 30;
 
 /// The rating of a `Skill Level` below 20: 800 at level 0, 100 more per level.
 pub fn elo_of_level(level: i32) -> i32 {
@@ -175,7 +294,8 @@ mod tests {
             nnue: Some(crate::eval::nnue::Net::embedded()),
             ..SearchOptions::default()
         };
-        let (limits, options) = Skill::from_elo(1500).restrict(Limits::default(), options);
+        let start = *crate::chess::Position::startpos().board();
+        let (limits, options) = Skill::from_elo(1500).restrict(Limits::default(), options, &start);
         assert!(options.nnue.is_some());
         assert_eq!(limits.nodes, Some(Skill::from_elo(1500).nodes()));
         assert!(options.multi_pv >= CANDIDATES);
@@ -183,8 +303,110 @@ mod tests {
             nodes: Some(10),
             ..Limits::default()
         };
-        let (limits, _) = Skill::from_elo(1500).restrict(fewer, SearchOptions::default());
+        let (limits, _) = Skill::from_elo(1500).restrict(fewer, SearchOptions::default(), &start);
         assert_eq!(limits.nodes, Some(10));
+    }
+
+    #[test]
+    fn the_basic_mates_are_known_from_their_ratings() {
+        let board = |fen: &str| {
+            *crate::chess::Position::from_fen(fen, false)
+                .unwrap()
+                .board()
+        };
+        let knows = |elo: i32, fen: &str| Skill::from_elo(elo).knows_the_mate(&board(fen));
+        let (queen, rook) = (
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        );
+        let bishops = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1";
+        let bishop_knight = "4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1";
+        for fen in [queen, rook] {
+            assert!(
+                !knows(1100, fen) && knows(1200, fen) && knows(2800, fen),
+                "{fen}"
+            );
+        }
+        assert!(!knows(1700, bishops) && knows(1800, bishops));
+        assert!(!knows(2100, bishop_knight) && knows(2200, bishop_knight));
+        // Not for the side with the bare king, nor with anything left to the defence.
+        assert!(!knows(2800, "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"));
+        assert!(!knows(2800, "4k3/7p/8/8/8/8/8/R3K3 w - - 0 1"));
+        assert!(!knows(
+            2800,
+            "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"
+                .replace("KB2", "K3")
+                .as_str()
+        ));
+        // The budget grows to the technique's, never above a `go nodes` limit.
+        let (limits, _) = Skill::from_elo(1200).restrict(
+            Limits::default(),
+            SearchOptions::default(),
+            &board(rook),
+        );
+        assert_eq!(limits.nodes, Some(TECHNIQUE_NODES));
+        let few = Limits {
+            nodes: Some(500),
+            ..Limits::default()
+        };
+        let (limits, _) =
+            Skill::from_elo(1200).restrict(few, SearchOptions::default(), &board(rook));
+        assert_eq!(limits.nodes, Some(500));
+    }
+
+    #[test]
+    fn a_person_takes_less_time_on_forced_obvious_and_known_moves() {
+        let (planned, most) = (Duration::from_secs(10), Duration::from_secs(30));
+        let skill = Skill::from_elo(1500);
+        let mut rng = SplitMix64::new(3);
+        let mut mean = |position: &Situation| {
+            let runs = 200;
+            let total: Duration = (0..runs)
+                .map(|_| skill.think_time(planned, most, position, &mut rng))
+                .sum();
+            total.as_secs_f64() / f64::from(runs)
+        };
+        let plain = Situation {
+            legal_moves: 25,
+            lead_over_second: Some(40),
+            opening: false,
+            known_mate: false,
+        };
+        let forced = mean(&Situation {
+            legal_moves: 1,
+            ..plain.clone()
+        });
+        let opening = mean(&Situation {
+            opening: true,
+            ..plain.clone()
+        });
+        let obvious = mean(&Situation {
+            lead_over_second: Some(400),
+            ..plain.clone()
+        });
+        let hard = mean(&Situation {
+            legal_moves: 40,
+            lead_over_second: Some(5),
+            ..plain.clone()
+        });
+        let plain = mean(&plain);
+        assert!((9.0..11.0).contains(&plain), "{plain}");
+        assert!(
+            forced < 1.5 && opening < 3.5 && obvious < 5.0,
+            "{forced} {opening} {obvious}"
+        );
+        assert!(hard > 12.0, "{hard}");
+        // Never beyond the most the clock allows.
+        let short = Duration::from_millis(1500);
+        for _ in 0..100 {
+            let hard = Situation {
+                legal_moves: 40,
+                lead_over_second: Some(0),
+                opening: false,
+                known_mate: false,
+            };
+            assert!(skill.think_time(planned, short, &hard, &mut rng) <= short);
+        }
     }
 
     #[test]

@@ -258,7 +258,7 @@ pub(super) fn search(
     // One generation per `go`, however many threads search.
     tt.new_search();
     let (limits, options) = match options.skill {
-        Some(skill) => skill.restrict(limits, options),
+        Some(skill) => skill.restrict(limits, options, pos.board()),
         None => (limits, options),
     };
     let shared = Shared::new(1 + helpers.len(), control);

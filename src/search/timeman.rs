@@ -118,6 +118,12 @@ impl TimeManager {
         self.start.elapsed()
     }
 
+    /// The time planned for the move (the soft limit), and the most it may take (the hard
+    /// limit); `None` without a clock or `movetime`.
+    pub fn planned(&self) -> Option<(Duration, Duration)> {
+        self.soft.zip(self.hard)
+    }
+
     /// Whether the hard limit has passed.
     pub fn hard_limit_reached(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)

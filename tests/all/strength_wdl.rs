@@ -7,7 +7,8 @@
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
-use tarpon::chess::Position;
+use tarpon::chess::notation::parse_uci;
+use tarpon::chess::{Outcome, Position};
 use tarpon::search::skill::Skill;
 
 use crate::common;
@@ -159,7 +160,7 @@ fn a_weak_setting_varies_its_moves_and_full_strength_does_not() {
     let mut weak = HashSet::new();
     for _ in 0..16 {
         e.send("ucinewgame");
-        let (_, best) = search(&mut e, "go movetime 1000");
+        let (_, best) = search(&mut e, "go movetime 200");
         weak.insert(best.split_whitespace().nth(1).unwrap().to_string());
     }
     assert!(weak.len() >= 2, "always {weak:?}");
@@ -171,4 +172,94 @@ fn a_weak_setting_varies_its_moves_and_full_strength_does_not() {
         full.insert(best.split_whitespace().nth(1).unwrap().to_string());
     }
     assert_eq!(full.len(), 1, "{full:?}");
+}
+
+/// Before, every limited setting answered in 1 to 3 ms whatever the clock: `Skill Level`
+/// 0 with `go movetime 1000` in 2 ms, `UCI_Elo` 1350 at 5+3 in 1 ms.
+#[test]
+fn a_limited_setting_takes_a_persons_time_and_stop_ends_it() {
+    let mut e = Engine::start();
+    e.send("setoption name Skill Level value 0");
+    e.send("position startpos");
+    let start = Instant::now();
+    search(&mut e, "go movetime 1000");
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(950), "{took:?}");
+    // On a clock: a share of what the clock allows, and `stop` answers at once.
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1350");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8");
+    let start = Instant::now();
+    search(&mut e, "go wtime 60000 btime 60000 winc 1000 binc 1000");
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(300) && took < Duration::from_secs(12),
+        "{took:?}"
+    );
+    e.send("go wtime 300000 btime 300000 winc 3000 binc 3000");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    e.send("stop");
+    e.collect_until("bestmove", ANSWER, |l| l.starts_with("bestmove"));
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
+    // Without a clock (`go depth`, `go nodes`) there is no one to wait for.
+    let start = Instant::now();
+    search(&mut e, "go depth 3");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// Plays `moves` moves at most from `fen`, the side to move being Tarpon at `elo`, the
+/// other full-strength Tarpon; the outcome and the moves played by the limited side.
+fn play_ending(elo: i32, fen: &str, moves: usize) -> (Option<Outcome>, usize) {
+    let mut weak = Engine::start();
+    weak.send("setoption name UCI_LimitStrength value true");
+    weak.send(&format!("setoption name UCI_Elo value {elo}"));
+    let mut strong = Engine::start();
+    let mut pos = Position::from_fen(fen, false).unwrap();
+    let mut played = Vec::new();
+    let attacker = pos.board().side_to_move();
+    let mut count = 0;
+    while pos.outcome().is_none() && count < moves {
+        let e = if pos.board().side_to_move() == attacker {
+            count += 1;
+            &mut weak
+        } else {
+            &mut strong
+        };
+        let line = format!("position fen {fen} moves {}", played.join(" "));
+        e.send(line.trim_end());
+        let (_, best) = search(e, "go nodes 100000");
+        let text = best.split_whitespace().nth(1).unwrap().to_string();
+        let m = parse_uci(pos.board(), &text).unwrap();
+        pos.make(m);
+        played.push(text);
+    }
+    (pos.outcome(), count)
+}
+
+/// Before, `UCI_Elo` 1200 and 2000 drew K+R v K and K+B+B v K by repetition or the
+/// fifty-move rule, and 1200 even K+Q v K: a choice at random among moves a few centipawns
+/// apart walks the king in circles.
+#[test]
+fn limited_settings_mate_with_queen_rook_and_two_bishops() {
+    for (elo, fen) in [
+        (1200, "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1"),
+        (1200, "8/8/8/8/4k3/8/8/R3K3 w - - 0 1"),
+        (1200, "8/8/2k5/8/8/8/6K1/7R w - - 0 1"),
+        (1800, "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1"),
+    ] {
+        let (outcome, moves) = play_ending(elo, fen, 50);
+        assert!(
+            matches!(outcome, Some(Outcome::Checkmate { .. })),
+            "{elo} from {fen}: {outcome:?} after {moves} moves"
+        );
+    }
 }
