@@ -10,12 +10,15 @@
 # says which a binary is. `make release LEVELS=x86-64-v3` builds only the levels named.
 # `make pgo` builds the fastest binary for this processor, target/pgo/tarpon, guided by a
 # profile of `tarpon bench` (scripts/pgo.sh; about 2 % more nodes/s).
+# `make EXE=<name> FEATURES=tune` builds the tuning build, whose search numbers are UCI
+# options (for SPSA; docs/openbench.md).
 EXE ?= tarpon
 LEVELS ?=
+FEATURES ?=
 
 .PHONY: all clean pgo release test
 all:
-	cargo build --release
+	cargo build --release --features "$(FEATURES)"
 	cp target/release/tarpon $(EXE)
 
 clean:

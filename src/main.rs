@@ -75,6 +75,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if let Some(commands) = uci_commands() {
+        return tarpon::uci::run_commands(&commands);
+    }
     match Cli::parse().command {
         None => {
             tarpon::uci::run();
@@ -93,4 +96,22 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => args.run(),
         Some(Command::Book(args)) => args.run(),
     }
+}
+
+/// The arguments as UCI commands, when the first is neither an option nor a subcommand:
+/// `tarpon "genfens 100 seed 1 book None" "quit"` (as OpenBench and Stockfish use them).
+fn uci_commands() -> Option<Vec<String>> {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let first = args.first()?;
+    let cli = <Cli as clap::CommandFactory>::command();
+    let is_subcommand = cli
+        .get_subcommands()
+        .any(|c| c.get_name() == first || c.get_all_aliases().any(|a| a == first));
+    if first.starts_with('-') || first == "help" || is_subcommand {
+        return None;
+    }
+    Some(args)
 }

@@ -37,6 +37,8 @@ enum Input {
         games: Vec<games::Game>,
         unreadable: usize,
         unused: usize,
+        /// Each game left out, and why (`game 3: no result`, or the reader's error).
+        skipped: Vec<String>,
     },
 }
 
@@ -71,6 +73,7 @@ impl Input {
                 games,
                 unreadable,
                 unused,
+                skipped,
             } => {
                 let plies: usize = games.iter().map(|g| g.plies.len()).sum();
                 let mut text = format!(
@@ -83,6 +86,14 @@ impl Input {
                 }
                 if *unused > 0 {
                     text += &format!("; {unused} without a result or a scored move: left out");
+                }
+                // The first few games left out, each with its reason.
+                const SHOWN: usize = 5;
+                for why in skipped.iter().take(SHOWN) {
+                    text += &format!("\n  left out: {why}");
+                }
+                if skipped.len() > SHOWN {
+                    text += &format!("\n  ... and {} more", skipped.len() - SHOWN);
                 }
                 text
             }
@@ -122,13 +133,13 @@ fn comment_score(comment: &str) -> Option<i16> {
 
 /// A PGN game as a game of the shard format: from the first move with a score on (the
 /// moves before it, an opening, are the way to its start), as long as every move has one.
-/// `None` for a game without a result or without a scored move.
-fn scored_game(game: &pgn::Game) -> Option<games::Game> {
+/// Why not, for a game without a result or without a scored move.
+fn scored_game(game: &pgn::Game) -> Result<games::Game, String> {
     let result = match game.result.as_str() {
         "1-0" => GameResult::WhiteWin,
         "0-1" => GameResult::BlackWin,
         "1/2-1/2" => GameResult::Draw,
-        _ => return None,
+        other => return Err(format!("no result ('{other}')")),
     };
     let mut board = game.start;
     let mut start = None;
@@ -148,8 +159,8 @@ fn scored_game(game: &pgn::Game) -> Option<games::Game> {
         }
         board.play(played.mv);
     }
-    Some(games::Game {
-        start: start?,
+    Ok(games::Game {
+        start: start.ok_or("no move with a score and depth in its comment")?,
         result,
         plies,
     })
@@ -162,11 +173,18 @@ fn read_pgn(path: &Path, bytes: &[u8]) -> Result<Input, String> {
         eprintln!("{}", pgn::latin1_note(path, line));
     }
     let (mut games, mut unreadable, mut unused) = (Vec::new(), 0, 0);
-    for record in pgn::read_records(&text) {
+    let mut skipped = Vec::new();
+    for (i, record) in pgn::read_records(&text).into_iter().enumerate() {
         match record.map(|game| scored_game(&game)) {
-            Ok(Some(game)) => games.push(game),
-            Ok(None) => unused += 1,
-            Err(_) => unreadable += 1,
+            Ok(Ok(game)) => games.push(game),
+            Ok(Err(why)) => {
+                unused += 1;
+                skipped.push(format!("game {}: {why}", i + 1));
+            }
+            Err(e) => {
+                unreadable += 1;
+                skipped.push(e.to_string());
+            }
         }
     }
     if games.is_empty() {
@@ -174,9 +192,14 @@ fn read_pgn(path: &Path, bytes: &[u8]) -> Result<Input, String> {
         let charset = latin1.map_or(String::new(), |line| {
             format!(" (not UTF-8 from line {line}: is it a PGN file?)")
         });
+        let reasons: String = skipped
+            .iter()
+            .take(5)
+            .map(|why| format!("\n  {why}"))
+            .collect();
         return Err(format!(
             "{}: no game with a result and scored moves (comments such as {{+0.49/17 0.551s}}) \
-             in {} games{charset}",
+             in {} games{charset}{reasons}",
             path.display(),
             unreadable + unused
         ));
@@ -186,6 +209,7 @@ fn read_pgn(path: &Path, bytes: &[u8]) -> Result<Input, String> {
         games,
         unreadable,
         unused,
+        skipped,
     })
 }
 
@@ -409,12 +433,15 @@ mod tests {
             games,
             unreadable,
             unused,
+            skipped,
             ..
         } = read_pgn(Path::new("t.pgn"), PGN.as_bytes()).unwrap()
         else {
             panic!("not read as PGN");
         };
         assert_eq!((games.len(), unreadable, unused), (2, 0, 1));
+        assert_eq!(skipped.len(), 1);
+        assert!(skipped[0].starts_with("game "), "{skipped:?}");
 
         let first = &games[0];
         assert_eq!(

@@ -608,7 +608,7 @@ struct Game {
 
 /// The generator of game number `game` of a run seeded with `seed`: each game has its own,
 /// so a run repeats game for game whatever the number of threads.
-fn game_rng(seed: u64, game: u64) -> SplitMix64 {
+pub fn game_rng(seed: u64, game: u64) -> SplitMix64 {
     let base = SplitMix64::new(seed).next_u64();
     let mut rng = SplitMix64::new(base ^ game.wrapping_mul(0xD1B5_4A32_D192_ED03));
     rng.next_u64();
@@ -925,33 +925,68 @@ fn write_game(shared: &Shared, game: &Game) -> Result<(), DatagenError> {
     Ok(())
 }
 
-/// A quiet search: `nodes` nodes, no output.
+/// A quiet search of the run's `nodes` nodes, no output.
 fn search(
     shared: &Shared,
     pos: &Position,
     tt: &TranspositionTable,
     histories: &mut Histories,
 ) -> (Move, i32) {
+    let options = shared.options;
+    quiet_search(
+        pos,
+        options.nodes,
+        &options.nnue,
+        tt,
+        histories,
+        shared.control,
+    )
+}
+
+/// A search of `nodes` nodes with the evaluation `nnue` (`None`: the hand-crafted one),
+/// no output: its move and score, the score on the network's own scale.
+fn quiet_search(
+    pos: &Position,
+    nodes: u64,
+    nnue: &Option<Arc<Net>>,
+    tt: &TranspositionTable,
+    histories: &mut Histories,
+    control: &SearchControl,
+) -> (Move, i32) {
     let limits = Limits {
-        nodes: Some(shared.options.nodes),
+        nodes: Some(nodes),
         ..Limits::default()
     };
     // The evaluation the options name, not the engine's default: a run must not change
     // with the network embedded in the binary unless it asks for that network.
     let options = SearchOptions {
         report: None,
-        nnue: shared.options.nnue.clone(),
+        nnue: nnue.clone(),
         ..SearchOptions::default()
     };
-    let result = think(pos, limits, &[], options, tt, histories, shared.control);
+    let result = think(pos, limits, &[], options, tt, histories, control);
     // The network learns its own scale: the search's material scaling is undone, so that
     // it is not learned and then applied a second time.
-    let score = if shared.options.nnue.is_some() {
+    let score = if nnue.is_some() {
         crate::search::network_scale(result.score, pos.board())
     } else {
         result.score
     };
     (result.best, score)
+}
+
+/// How openings are drawn: the part of a run's options that `datagen` and `genfens`
+/// share, so that both make their openings the same way.
+pub struct OpeningRules<'a> {
+    /// The positions to start from (`None`: the start position).
+    pub book: Option<&'a [Board]>,
+    pub random_plies: u32,
+    pub chess960_percent: u32,
+    pub double_chess960: bool,
+    /// An opening a search of `nodes` nodes scores beyond this (centipawns) is drawn again.
+    pub opening_max_score: i32,
+    pub nodes: u64,
+    pub nnue: Option<Arc<Net>>,
 }
 
 /// Draws openings until one is playable and undecided. `None` when the run was stopped.
@@ -963,26 +998,50 @@ fn opening(
     rejected: &mut u32,
 ) -> Result<Option<Position>, DatagenError> {
     let options = shared.options;
+    let rules = OpeningRules {
+        book: shared.book.as_deref(),
+        random_plies: options.random_plies,
+        chess960_percent: options.chess960_percent,
+        double_chess960: options.double_chess960,
+        opening_max_score: options.opening_max_score,
+        nodes: options.nodes,
+        nnue: options.nnue.clone(),
+    };
+    draw_opening(&rules, rng, tt, histories, shared.control, rejected)
+}
+
+/// Draws openings by `rules` until one is playable and undecided: the start (a Chess960
+/// position for the asked share, else a book position or the start position), then N or
+/// N+1 random plies, kept when the game is not over and a short search does not score it
+/// beyond the limit; `rejected` counts the others. `None` when `control` stopped it.
+pub fn draw_opening(
+    rules: &OpeningRules,
+    rng: &mut SplitMix64,
+    tt: &TranspositionTable,
+    histories: &mut Histories,
+    control: &SearchControl,
+    rejected: &mut u32,
+) -> Result<Option<Position>, DatagenError> {
     for _ in 0..MAX_OPENING_TRIES {
         // (No draw from the generator unless Chess960 starts are asked for, so that the
         // games of a run without them stay the same as before they existed.)
         let chess960 =
-            options.chess960_percent > 0 && rng.below(100) < u64::from(options.chess960_percent);
+            rules.chess960_percent > 0 && rng.below(100) < u64::from(rules.chess960_percent);
         let mut pos = if chess960 {
             let white = rng.below(u64::from(chess960::POSITIONS)) as u16;
-            let black = if options.double_chess960 {
+            let black = if rules.double_chess960 {
                 rng.below(u64::from(chess960::POSITIONS)) as u16
             } else {
                 white
             };
             Position::from_board(chess960::start_position(white, black))
         } else {
-            match &shared.book {
+            match rules.book {
                 Some(book) => Position::from_board(book[rng.below(book.len() as u64) as usize]),
                 None => Position::startpos(),
             }
         };
-        let plies = match options.random_plies {
+        let plies = match rules.random_plies {
             0 => 0,
             n => n + rng.below(2) as u32,
         };
@@ -996,11 +1055,11 @@ fn opening(
             pos.make(moves[rng.below(moves.len() as u64) as usize]);
         }
         if playable && pos.outcome().is_none() {
-            let (_, score) = search(shared, &pos, tt, histories);
-            if shared.control.stop.load(Ordering::Relaxed) {
+            let (_, score) = quiet_search(&pos, rules.nodes, &rules.nnue, tt, histories, control);
+            if control.stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
-            if score.abs() <= options.opening_max_score {
+            if score.abs() <= rules.opening_max_score {
                 return Ok(Some(pos));
             }
         }

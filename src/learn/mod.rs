@@ -7,5 +7,6 @@ pub mod bulletformat;
 pub mod convert;
 pub mod datagen;
 pub mod games;
+pub mod genfens;
 pub mod train;
 pub mod tune;

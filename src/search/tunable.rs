@@ -99,9 +99,60 @@ pub fn declarations() -> Vec<String> {
         .collect()
 }
 
+/// SPSA's step sizes at the end of a run, as `scripts/spsa.py` uses them and Fishtest and
+/// OpenBench state them: the perturbation `c_end` as this share of a number's range (at
+/// least 1)...
+pub const SPSA_C_END_FRACTION: f64 = 0.05;
+/// ... and the learning rate `r_end` there.
+pub const SPSA_R_END: f64 = 0.002;
+
+/// The tunables in OpenBench's SPSA input form, one line each: `name, int, start, min,
+/// max, c_end, r_end` (empty in a build without the `tune` feature, whose numbers are
+/// constants that no option reaches).
+pub fn spsa_inputs() -> Vec<String> {
+    if !cfg!(feature = "tune") {
+        return Vec::new();
+    }
+    super::params::TUNABLES
+        .iter()
+        .map(|t| {
+            let c_end = (SPSA_C_END_FRACTION * f64::from(t.max - t.min)).max(1.0);
+            format!(
+                "{}, int, {}, {}, {}, {c_end:.2}, {SPSA_R_END}",
+                t.name, t.default, t.min, t.max
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::params::TUNABLES;
+
+    /// The SPSA input lines: seven fields, the range and step as `scripts/spsa.py` has them.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn spsa_inputs_have_openbenchs_seven_fields() {
+        let lines = super::spsa_inputs();
+        assert_eq!(lines.len(), TUNABLES.len());
+        for (line, t) in lines.iter().zip(TUNABLES) {
+            let fields: Vec<&str> = line.split(", ").collect();
+            assert_eq!(fields.len(), 7, "{line}");
+            assert_eq!(fields[0], t.name);
+            assert_eq!(fields[1], "int");
+            let numbers: Vec<i32> = fields[2..5].iter().map(|f| f.parse().unwrap()).collect();
+            assert_eq!(numbers, [t.default, t.min, t.max], "{line}");
+            let c_end: f64 = fields[5].parse().unwrap();
+            assert!(c_end >= 1.0 && c_end <= f64::from(t.max - t.min), "{line}");
+            assert_eq!(fields[6], "0.002");
+        }
+    }
+
+    #[cfg(not(feature = "tune"))]
+    #[test]
+    fn a_normal_build_has_no_spsa_inputs() {
+        assert!(super::spsa_inputs().is_empty());
+    }
 
     /// Every default lies inside its range, the range leaves room to move both ways, and
     /// no two tunables share a name (the UCI option would be ambiguous).

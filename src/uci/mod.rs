@@ -43,6 +43,7 @@ use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{parse_uci, to_uci};
 use crate::chess::{Move, Position, Square};
 use crate::eval::nnue::{self, Net};
+use crate::learn;
 use crate::search::skill::Skill;
 use crate::search::threads::{self, SearchThreads};
 use crate::search::timeman::Limits;
@@ -171,6 +172,9 @@ pub struct Uci {
     /// `debug on`: every command is echoed as an `info string`, and `go` says how it read
     /// its limits, for a GUI author to see what the engine understood.
     debug: bool,
+    /// A command was unknown or could not be carried out (`genfens`): commands given as
+    /// arguments (`run_commands`) then end with exit status 1.
+    failed: bool,
 }
 
 impl Default for Uci {
@@ -213,6 +217,7 @@ impl Uci {
             tablebases: None,
             network: Net::embedded(),
             debug: false,
+            failed: false,
         }
     }
 
@@ -408,9 +413,49 @@ impl Uci {
                 self.finish_search();
                 return Flow::Quit;
             }
-            _ => self.error(&format!("unknown command '{command}'")),
+            "genfens" => self.genfens(args),
+            // The tunables as OpenBench's SPSA inputs (a `--features tune` build).
+            "spsa" => {
+                let lines = crate::search::tunable::spsa_inputs();
+                if lines.is_empty() {
+                    self.failed = true;
+                    self.error("this build has no tunables: build with --features tune");
+                }
+                for line in lines {
+                    self.say(&line);
+                }
+            }
+            _ => {
+                self.failed = true;
+                self.error(&format!("unknown command '{command}'"));
+            }
         }
         Flow::Continue
+    }
+
+    /// `genfens N seed S book <None|FILE> [extra]`: opening positions for OpenBench's
+    /// data generation (`learn::genfens`), evaluated with the session's evaluation.
+    fn genfens(&mut self, args: &[&str]) {
+        self.cancel_search();
+        let out = self.out.clone();
+        let result = learn::genfens::parse(args).and_then(|request| {
+            let control = SearchControl::default();
+            learn::genfens::run(&request, self.nnue(), &control, &mut |line| out(line))
+        });
+        if let Err(e) = result {
+            self.failed = true;
+            self.error(&e);
+        }
+    }
+
+    /// The end of the commands: a search with limits may finish and answer (handy for
+    /// scripts piping commands in); one that would wait for `stop` is stopped.
+    fn end_of_input(&mut self) {
+        if !self.search_waits_for_stop
+            && let Some(handle) = self.search.take()
+        {
+            let _ = handle.join();
+        }
     }
 
     fn bad(&self, text: &str) -> Flow {
@@ -1019,12 +1064,25 @@ pub fn run() {
             return;
         }
     }
-    // End of input without `quit`: a search with limits may finish and answer (handy for
-    // scripts piping commands in); one that would wait for `stop` is stopped.
-    if !uci.search_waits_for_stop
-        && let Some(handle) = uci.search.take()
-    {
-        let _ = handle.join();
+    uci.end_of_input();
+}
+
+/// Runs each of `commands` as a line of UCI input, then ends as at the end of input: the
+/// form OpenBench and Stockfish use, `tarpon "genfens 10 seed 1 book None" "quit"`. Exit
+/// status 1 when a command was unknown or failed.
+pub fn run_commands(commands: &[String]) -> std::process::ExitCode {
+    std::thread::spawn(crate::eval::kpk::prepare);
+    let mut uci = Uci::new();
+    for command in commands {
+        if uci.handle(command) == Flow::Quit {
+            break;
+        }
+    }
+    uci.end_of_input();
+    if uci.failed {
+        std::process::ExitCode::FAILURE
+    } else {
+        std::process::ExitCode::SUCCESS
     }
 }
 

@@ -368,6 +368,25 @@ fn mentions(help: &str, option: &str) -> bool {
     })
 }
 
+/// The UCI commands a guide may give as arguments.
+const UCI_COMMANDS: [&str; 15] = [
+    "uci",
+    "isready",
+    "setoption",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "quit",
+    "bench",
+    "genfens",
+    "spsa",
+    "debug",
+    "eval",
+    "d",
+    "help",
+];
+
 /// What is wrong with one command line, if anything.
 fn problems(
     found: &Found,
@@ -376,6 +395,17 @@ fn problems(
     helps: &mut HashMap<String, String>,
 ) -> Vec<String> {
     let mut out = Vec::new();
+    // Commands as arguments (`tarpon "genfens 10 seed 1 book None" "quit"`): each must be
+    // a UCI command Tarpon knows.
+    if found.args.first().is_some_and(|a| a.contains(' ')) {
+        for arg in &found.args {
+            let word = arg.split_whitespace().next().unwrap_or("");
+            if !UCI_COMMANDS.contains(&word) {
+                out.push(format!("`{arg}` is not a UCI command Tarpon knows"));
+            }
+        }
+        return out;
+    }
     let subcommand = found.args.first().filter(|a| !a.starts_with('-'));
     let help = match subcommand {
         None => top_help.to_string(),

@@ -35,6 +35,7 @@ mod limits;
 mod make_unmake;
 mod nnue;
 mod notation;
+mod openbench;
 mod perft_suites;
 mod pgn_speed;
 mod play;
