@@ -717,7 +717,7 @@ pub fn syzygy(data: &[u8]) {
     if let Some(dtz) = dtz {
         std::fs::write(dir.join(format!("{material}.rtbz")), dtz).expect("write a table");
     }
-    let (tables, _notes) = tablebase::load(&dir.display().to_string());
+    let (tables, _notes) = tablebase::load(dir);
     let Some(tables) = tables else {
         return;
     };
