@@ -175,6 +175,8 @@ pub struct Uci {
     /// A command was unknown or could not be carried out (`genfens`): commands given as
     /// arguments (`run_commands`) then end with exit status 1.
     failed: bool,
+    /// The last command that was not one Tarpon knows (for `run_commands`' message).
+    unknown: Option<String>,
 }
 
 impl Default for Uci {
@@ -218,6 +220,7 @@ impl Uci {
             network: Net::embedded(),
             debug: false,
             failed: false,
+            unknown: None,
         }
     }
 
@@ -427,6 +430,7 @@ impl Uci {
             }
             _ => {
                 self.failed = true;
+                self.unknown = Some(command.to_string());
                 self.error(&format!("unknown command '{command}'"));
             }
         }
@@ -1076,6 +1080,13 @@ pub fn run_commands(commands: &[String]) -> std::process::ExitCode {
     for command in commands {
         if uci.handle(command) == Flow::Quit {
             break;
+        }
+        // A mistyped subcommand (`tarpon benhc`) lands here too: say so where a shell
+        // user looks.
+        if let Some(word) = uci.unknown.take() {
+            eprintln!(
+                "error: '{word}' is neither a subcommand nor a UCI command\n\nFor more information, try '--help'."
+            );
         }
     }
     uci.end_of_input();

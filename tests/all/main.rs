@@ -33,6 +33,7 @@ mod fuzz_replay;
 mod help;
 mod limits;
 mod make_unmake;
+mod minimal_search;
 mod nnue;
 mod notation;
 mod openbench;

@@ -140,9 +140,13 @@ fn commands_as_arguments_run_in_turn_then_exit() {
     let (code, out, _) = run_status(&["bench 2"]);
     assert_eq!(code, Some(0));
     assert!(out.contains(" nodes ") && out.contains(" nps"), "{out}");
-    let (code, out, _) = run_status(&["benhc"]);
+    let (code, out, err) = run_status(&["benhc"]);
     assert_eq!(code, Some(1));
     assert!(out.contains("unknown command 'benhc'"), "{out}");
+    assert!(
+        err.contains("'benhc' is neither a subcommand nor a UCI command"),
+        "{err}"
+    );
     // Options and subcommands are what they were.
     let (code, out, _) = run_status(&["--version"]);
     assert_eq!(code, Some(0));
