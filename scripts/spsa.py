@@ -7,8 +7,9 @@ Each iteration k draws a random sign (+1 or -1) per number, plays `--pairs` game
 theta - c_k * sign, and moves theta by a_k / c_k * (wins - losses of the first) * sign.
 The step sizes shrink over the run as in Spall's SPSA, written the way Fishtest states
 them: per number, `c_end` is the perturbation at the last iteration and `r_end` the
-learning rate there (a_end = r_end * c_end^2). Only an engine built with
-`cargo build --release --features tune` lists the numbers as UCI options.
+learning rate there (a_end = r_end * c_end^2); both come from the engine's SPSA inputs
+(`tarpon spsa`, OpenBench's form), unless given here. Only an engine built with
+`cargo build --release --features tune` lists the numbers as UCI options and inputs.
 
 The state (theta and the iteration) is written to --state after every iteration, so a
 killed run continues where it stopped when started again with the same --state.
@@ -36,18 +37,16 @@ GAMMA = 0.101  # the decay of c_k
 
 
 def read_tunables(engine):
-    """The engine's tunable numbers: {name: (default, min, max)}, from its `uci` answer."""
-    out = subprocess.run([engine], input="uci\nquit\n", capture_output=True, text=True,
-                         timeout=30).stdout
-    names = []
+    """The engine's tunable numbers, {name: (start, min, max, c_end, r_end)}, from its SPSA
+    inputs: the lines `name, int, start, min, max, c_end, r_end` that `tarpon spsa` prints
+    (OpenBench's SPSA input form, with the step sizes this script uses)."""
+    out = subprocess.run([engine, "spsa"], capture_output=True, text=True, timeout=30).stdout
     tunables = {}
     for line in out.splitlines():
-        m = re.match(r"option name ([A-Z][A-Z0-9_]*) type spin default (-?\d+) "
-                     r"min (-?\d+) max (-?\d+)$", line)
-        if m:
-            name = m.group(1)
-            names.append(name)
-            tunables[name] = tuple(int(m.group(i)) for i in (2, 3, 4))
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) == 7 and fields[1] == "int" and re.match(r"[A-Z][A-Z0-9_]*$", fields[0]):
+            start, lo, hi = (int(f) for f in fields[2:5])
+            tunables[fields[0]] = (start, lo, hi, float(fields[5]), float(fields[6]))
     if not tunables:
         sys.exit(f"spsa: {engine} lists no tunable numbers; build it with --features tune")
     return tunables
@@ -94,7 +93,7 @@ def report(state, tunables):
         print(f"  {name:32} {default:7} -> {value:9.2f}")
     print("tunable! lines:")
     for name, value in state["theta"].items():
-        _, lo, hi = tunables[name]
+        _, lo, hi = tunables[name][:3]
         print(f"tunable!({name} = {round(value)}, {lo}, {hi});")
 
 
@@ -109,9 +108,10 @@ def main():
     p.add_argument("--pairs", type=int, default=1, help="game pairs per iteration")
     p.add_argument("--concurrency", type=int, default=os.cpu_count())
     p.add_argument("--params", help="comma-separated names to tune (default: all)")
-    p.add_argument("--c-end-fraction", type=float, default=0.05,
-                   help="c_end as a fraction of each number's range (at least 1)")
-    p.add_argument("--r-end", type=float, default=0.002)
+    p.add_argument("--c-end-fraction", type=float,
+                   help="c_end as a fraction of each number's range, at least 1 (default: "
+                        "the engine's SPSA inputs, 5 %%)")
+    p.add_argument("--r-end", type=float, help="r_end (default: the engine's, 0.002)")
     p.add_argument("--state", default="target/spsa.json")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--report", action="store_true", help="print the state and stop")
@@ -141,9 +141,10 @@ def main():
         k = state["iteration"] + 1
         plus, minus, signs, steps = {}, {}, {}, {}
         for name in names:
-            _, lo, hi = tunables[name]
-            c_end = max(1.0, args.c_end_fraction * (hi - lo))
-            c_k, a_k = schedule(k, n, c_end, args.r_end)
+            _, lo, hi, c_end, r_end = tunables[name]
+            if args.c_end_fraction is not None:
+                c_end = max(1.0, args.c_end_fraction * (hi - lo))
+            c_k, a_k = schedule(k, n, c_end, r_end if args.r_end is None else args.r_end)
             sign = rng.choice((-1, 1))
             theta = state["theta"][name]
             plus[name] = min(hi, max(lo, round(theta + c_k * sign)))
@@ -151,7 +152,7 @@ def main():
             signs[name], steps[name] = sign, a_k / c_k
         result = play(args, plus, minus, args.seed * 100_000 + k)
         for name in names:
-            _, lo, hi = tunables[name]
+            _, lo, hi = tunables[name][:3]
             moved = state["theta"][name] + steps[name] * result * signs[name]
             state["theta"][name] = min(float(hi), max(float(lo), moved))
         state["iteration"] = k
