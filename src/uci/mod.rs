@@ -78,7 +78,11 @@ Commands (a GUI sends these; you can type them too):
   debug on|off                 echo each command and how 'go' was read (info string)
   eval                         the evaluation of the position, term by term
   bench [depth] [threads] [hash]  search the benchmark positions
-  quit                         leave";
+  genfens <n> seed <s> book <None|FILE> [chess960|dfrc] [plies <n>] [nodes <n>]
+                               opening positions for OpenBench (docs/openbench.md)
+  spsa                         the tunables as OpenBench's SPSA inputs (tune build)
+  quit                         leave
+Commands may also be given as arguments: tarpon \"genfens 10 seed 1 book None\" \"quit\"";
 
 /// Whether the loop should go on after a command.
 #[derive(PartialEq, Eq, Debug)]
