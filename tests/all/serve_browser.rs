@@ -1164,7 +1164,8 @@ fn the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer() {
     assert!(tip.contains("Nf3#") && tip.contains("#"), "{tip}");
 }
 
-/// A game that has barely begun is aborted with a button; a draw offer is answered.
+/// A game that has barely begun is aborted with a button; a draw offer asks first (before,
+/// one click ended even a won game), then is answered.
 #[test]
 fn a_new_game_can_be_aborted_and_a_draw_offered() {
     needs_browser!("a_new_game_can_be_aborted_and_a_draw_offered");
@@ -1173,7 +1174,29 @@ fn a_new_game_can_be_aborted_and_a_draw_offered() {
         browser.script("return document.getElementById('abort').hidden"),
         false
     );
+    // Offering asks first; "No" sends nothing.
     browser.click("#offer-draw");
+    browser.wait_for(
+        "the draw offer's question",
+        "const q = document.getElementById('draw-confirm'); return q && !q.hidden",
+    );
+    browser.click("#draw-no");
+    browser.wait_for(
+        "the question gone, the button back",
+        "return document.getElementById('draw-confirm').hidden && !document.getElementById('offer-draw').hidden",
+    );
+    assert_eq!(
+        browser
+            .script("return document.getElementById('message').textContent.includes('declines')"),
+        false,
+        "a declined question must not offer the draw"
+    );
+    browser.click("#offer-draw");
+    browser.wait_for(
+        "the question again",
+        "return !document.getElementById('draw-confirm').hidden",
+    );
+    browser.click("#draw-yes");
     browser.wait_for(
         "the answer to the draw offer",
         "const m = document.getElementById('message'); return !m.hidden && m.textContent.includes('declines')",

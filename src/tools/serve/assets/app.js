@@ -1528,6 +1528,8 @@ function render() {
   if (!playing) $("resign-confirm").hidden = true;
   $("abort").hidden = !(playing && g.can_abort);
   $("offer-draw").disabled = !playing || state.busy || g.turn !== g.human;
+  if ($("offer-draw").disabled) $("draw-confirm").hidden = true;
+  $("offer-draw").hidden = !$("draw-confirm").hidden;
   $("resign").hidden = !$("resign-confirm").hidden;
   $("first").disabled = $("back").disabled = !g || state.view === 0;
   $("forward").disabled = $("last").disabled = !g || state.view === g.ply;
@@ -1600,9 +1602,19 @@ function init() {
     "click",
     guarded(async () => setGame("play", await api("POST", `games/${state.games.play.id}/abort`))),
   );
-  $("offer-draw").addEventListener(
+  // A draw offer asks first too: one click must not end a won game.
+  $("offer-draw").addEventListener("click", () => {
+    $("draw-confirm").hidden = false;
+    render();
+  });
+  $("draw-no").addEventListener("click", () => {
+    $("draw-confirm").hidden = true;
+    render();
+  });
+  $("draw-yes").addEventListener(
     "click",
     guarded(async () => {
+      $("draw-confirm").hidden = true;
       state.busy = true;
       render();
       try {
