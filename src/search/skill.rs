@@ -174,7 +174,7 @@ impl Skill {
             .map(|&(_, s)| (-(f64::from(best) - f64::from(s)) / t).exp())
             .collect();
         let total: f64 = weights.iter().sum();
-        let mut pick = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        let mut pick = rng.unit() * total;
         for (&(mv, _), w) in candidates.iter().zip(&weights) {
             if pick < *w {
                 return mv;
@@ -234,7 +234,7 @@ impl Skill {
             };
             obvious * known
         };
-        let noise = 0.6 + 0.8 * ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64);
+        let noise = 0.6 + 0.8 * rng.unit();
         planned.mul_f64(share * noise).min(most)
     }
 }

@@ -867,7 +867,7 @@ pub(crate) mod tests {
             .map(|_| {
                 let score = rng.below(1201) as i16 - 600;
                 let p_win = 1.0 / (1.0 + (-f64::from(score) / 180.0).exp());
-                let won = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p_win;
+                let won = rng.unit() <= p_win;
                 let mut r = base;
                 r[24..26].copy_from_slice(&score.to_le_bytes());
                 r[26] = if won { 2 } else { 0 };
