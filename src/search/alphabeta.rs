@@ -16,10 +16,15 @@
 //! With tablebases loaded, `alphabeta` also takes exact results from them for positions
 //! with few pieces (`probe_tablebase`).
 //!
-//! Each measured step says what it is worth in Elo, with its 95 % interval, in brackets:
-//! an ablation or the SPRT that added it (how, and at what control: docs/log/search.md,
-//! whose rows the numbers in `params.rs` also cite). "In a batch" means measured together
-//! with other steps.
+//! What the steps are worth. A step measured on its own, with a 95 % interval clear of
+//! zero, carries "(~N Elo, S-ID)": the gain it brought when it was measured, and the row
+//! S-ID of docs/log/search.md that says how. Unless that row says otherwise the
+//! conditions are the same for every figure: fastchess, fixed nodes (10,000 to 25,000 a
+//! move) or 2+0.02, UHO openings with both colours, one thread, the engine with the step
+//! against the engine without it at the time. A step measured only together with others,
+//! or whose interval includes zero, cites its row alone, "(S-ID)". The figures are
+//! history: what a step gave the engine of its day, not a promise for today's. The
+//! numbers in `params.rs` cite the same rows, without figures.
 
 use super::Searcher;
 use super::history::{self, CONTINUATION_PLIES, Context, Histories, PieceTo};
@@ -101,7 +106,7 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 3. The hash table (its PV flag, in a batch: +11.3 ± 14.4). Inside a
+        // Step 3. The hash table (its PV flag: S-20). Inside a
         // singular-extension search (`excluded` is set) this node is the same position
         // searched without one move: the table's result for the position does not apply to
         // it, and its own result must not be stored as the position's. At the root, the
@@ -161,8 +166,8 @@ impl Searcher<'_> {
 
         let previous = self.previous_moves(ply);
         // Step 5. The static evaluation, as the table saved it or computed now (the network's
-        // score scaled by the material left, `Searcher::evaluate`: +18.2 ± 11.8), and corrected
-        // by what the search has learned of its errors (`correction.rs`, +21.4 ± 18.1): the
+        // score scaled by the material left, `Searcher::evaluate`, ~18 Elo, S-48), and corrected
+        // by what the search has learned of its errors (`correction.rs`, ~21 Elo, S-13): the
         // corrected one drives the pruning below, the raw one is what the table keeps. The
         // root, where nothing is pruned, goes without one.
         let (raw_eval, static_eval) = if in_check || root {
@@ -173,7 +178,7 @@ impl Searcher<'_> {
         };
         self.stack[ply].static_eval = static_eval;
         // The quiet move that led here is judged by how it moved the evaluation for its
-        // mover (+21.8 ± 13.4).
+        // mover (~22 Elo, S-40).
         if excluded.is_none() {
             self.judge_quiet_move_by_eval(ply, static_eval);
         }
@@ -181,7 +186,7 @@ impl Searcher<'_> {
         // more careful when it is, since the position is heading somewhere.
         // When the node two plies up has no evaluation (it was in check, or it is the
         // root), the node four plies up stands in, rather than every evaluation counting as
-        // better than the missing one (+10.2 ± 8.6 in three runs together).
+        // better than the missing one (~10 Elo, S-49).
         let improving = !in_check
             && ply >= 2
             && if self.stack[ply - 2].static_eval == -INFINITE {
@@ -195,8 +200,7 @@ impl Searcher<'_> {
             self.stack[ply + 2].killers = [Move::NONE; 2];
         }
         // The hash score, where its bound says it is nearer the truth, is a better guess of
-        // this node's value than the static evaluation: a search found it (in a batch with
-        // razoring: +26.5 ± 15.4).
+        // this node's value than the static evaluation: a search found it (S-15).
         let eval = if in_check {
             static_eval
         } else {
@@ -206,7 +210,7 @@ impl Searcher<'_> {
         // Step 6. Whole-node pruning, where the evaluation says the node is settled (never in
         // a PV node, the root included).
         if !pv_node && !in_check && excluded.is_none() {
-            // Reverse futility pruning (+56 ± 53).
+            // Reverse futility pruning (~56 Elo, S-3).
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < TB_WIN_BOUND
                 && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
@@ -215,7 +219,7 @@ impl Searcher<'_> {
             }
             // Razoring: so far below alpha this close to the leaves, only winning material
             // could help; when the quiescence search finds that nothing does, stop here
-            // (in a batch with history pruning: +26.5 ± 15.4).
+            // (S-15).
             if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN.get() * depth < alpha {
                 let score = self.quiescence(alpha, beta, ply, true);
                 if self.stopped {
@@ -225,7 +229,7 @@ impl Searcher<'_> {
                     return score;
                 }
             }
-            // Null-move pruning (+108 ± 57).
+            // Null-move pruning (~108 Elo, S-1).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && beta.abs() < TB_WIN_BOUND
@@ -266,9 +270,9 @@ impl Searcher<'_> {
 
         // Step 7. Internal iterative reduction: without a hash move this node's ordering is
         // poor; search it shallower now, and the next iteration will have a move to start
-        // with. (The root always has one.) (+19 ± 24)
+        // with. (The root always has one.) (S-5)
         // An expected cut node that deep loses two plies: its first good move will do
-        // (in a batch with quiescence's SEE futility and quiet evasions: +22.5 ± 13.7).
+        // (S-41).
         let depth = if tt_move == Move::NONE && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth - 1 - (cut_node && depth >= IIR_CUT_MIN_DEPTH) as i32
         } else {
@@ -284,7 +288,7 @@ impl Searcher<'_> {
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
         // When the best move known here is a capture, the quiet moves are unlikely to be
-        // better: they are reduced one ply more (with the PV flag: +11.3 ± 14.4).
+        // better: they are reduced one ply more (S-20).
         let tt_capture = tt_move.is_some() && is_noisy(&self.pos, tt_move);
         let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
@@ -339,8 +343,7 @@ impl Searcher<'_> {
             if !root && moves_searched > 0 && best_score > -TB_WIN_BOUND {
                 // Quiet checks are left out of the pruning by move count, evaluation and
                 // history: a check can mate or win material in ways none of them foresee
-                // (in a batch with razoring: +26.5 ± 15.4; a mate in two found at depth 5
-                // instead of 10).
+                // (S-15; a mate in two found at depth 5 instead of 10).
                 // (`skip_quiets` keeps handing them out.)
                 if !noisy && !checks {
                     let lmp_divisor = if improving {
@@ -349,7 +352,7 @@ impl Searcher<'_> {
                         LMP_NOT_IMPROVING_DIVISOR
                     };
                     let lmp_limit = (LMP_BASE + depth * depth) / lmp_divisor;
-                    // Late move pruning (+131 ± 60).
+                    // Late move pruning (~131 Elo, S-4).
                     if depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= lmp_limit {
                         picker.skip_quiets(&check_info);
                         continue;
@@ -357,7 +360,7 @@ impl Searcher<'_> {
                     // Futility pruning, judged at the depth this move would be searched to
                     // after its late-move reduction. Not against a proven win in alpha: no
                     // evaluation reaches it, and only a faster mate (often a quiet move) can
-                    // (+72 ± 31).
+                    // (~72 Elo, S-8).
                     let lmr_depth =
                         (depth - 1 - self.late_move_reduction(depth, moves_searched + 1)).max(0);
                     if !pv_node
@@ -372,7 +375,7 @@ impl Searcher<'_> {
                     }
                     // History pruning: a quiet move that has failed again and again in
                     // this kind of position is not worth a search this close to the leaves
-                    // (in a batch with razoring: +26.5 ± 15.4).
+                    // (S-15).
                     if !pv_node
                         && lmr_depth <= HISTORY_PRUNE_MAX_DEPTH
                         && *history.get_or_insert_with(|| quiet_history(self.histories))
@@ -382,7 +385,7 @@ impl Searcher<'_> {
                     }
                 }
                 // SEE pruning: a move that loses too much material in the exchange on its
-                // square (+84 ± 33). A quiet check is held to the captures' wider margin:
+                // square (~84 Elo, S-6). A quiet check is held to the captures' wider margin:
                 // what it gives up may come back with interest.
                 if !noisy && !checks {
                     if depth <= SEE_PRUNE_MAX_DEPTH
@@ -398,9 +401,9 @@ impl Searcher<'_> {
             }
 
             // Step 8b. Extensions. A hash move that proves to be the only good move is searched
-            // deeper (singular extension, with capture history: +30.9 ± 16.7), one that is
+            // deeper (singular extension: S-14), one that is
             // not may be searched shallower; a checking move is searched a ply deeper, since
-            // checks force replies and often lead somewhere decisive (+29 ± 30). (Not the
+            // checks force replies and often lead somewhere decisive (S-11). (Not the
             // singular test at the root: searching the root without its first move would be
             // another root search, scoring the root moves.)
             let mut extension = checks as i32;
@@ -435,10 +438,10 @@ impl Searcher<'_> {
                 score = -self.alphabeta(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
             } else {
                 // Late move reductions: a move this far down the list rarely matters, so
-                // it is searched shallower unless it proves interesting (+78 ± 58).
+                // it is searched shallower unless it proves interesting (~78 Elo, S-2).
                 // A late capture (a losing one, or one after the quiet moves) is reduced
-                // too, less than a quiet move and as far as its capture history says (in a
-                // batch: +10.6 ± 10.3).
+                // too, less than a quiet move and as far as its capture history says
+                // (S-16).
                 // Not at the root, where every move is searched to the full depth.
                 let mut reduction = 0;
                 if !root
@@ -449,7 +452,7 @@ impl Searcher<'_> {
                     reduction = self.late_move_reduction(depth, moves_searched);
                     // A ply less on a (once) principal variation and for a check, a ply
                     // more where the node is not improving and at an expected cut node
-                    // (the tt-PV ply with the capture hash move's: +11.3 ± 14.4).
+                    // (the tt-PV ply: S-20).
                     reduction -= tt_pv as i32;
                     reduction -= checks as i32;
                     reduction += !improving as i32;
@@ -519,8 +522,8 @@ impl Searcher<'_> {
 
         // (The root's result is kept in `root_moves`; the root learns nothing from it.)
         if best_score >= beta && !root {
-            // Quiet history is keyed by the squares the opponent attacks (+19.5 ± 12.6;
-            // only a quiet cutoff touches it).
+            // Quiet history is keyed by the squares the opponent attacks (~20 Elo,
+            // S-32; only a quiet cutoff touches it).
             let threats = if is_noisy(&self.pos, best_move) {
                 Bitboard::EMPTY
             } else {
@@ -871,7 +874,7 @@ impl Searcher<'_> {
             raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
             static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
             // The hash score, where its bound allows, is the better stand pat: a search
-            // found it (+11.0 ± 9.9).
+            // found it (~11 Elo, S-24).
             let stand_pat = eval_with_tt_score(entry, static_eval, ply);
             stand_pat_from_tt = stand_pat != static_eval;
             if stand_pat >= beta {
@@ -905,7 +908,7 @@ impl Searcher<'_> {
                     continue;
                 }
                 // Futility by SEE: short of alpha even with a margin, a capture that
-                // wins nothing in the exchange will not get there (in a batch: +22.5 ± 13.7).
+                // wins nothing in the exchange will not get there (S-41).
                 if futility_base <= alpha && !see_ge(&self.pos, m, 1) {
                     best_score = best_score.max(futility_base);
                     continue;

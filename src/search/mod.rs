@@ -487,7 +487,7 @@ impl<'a> Searcher<'a> {
                     "NNUE accumulators out of step at {}",
                     self.pos.fen()
                 );
-                // Scaled by the material left (+18.2 ± 11.8).
+                // Scaled by the material left (S-48).
                 material_scaled(score, self.pos.board())
             }
             None => crate::eval::evaluate(&self.pos, self.eval_cache),

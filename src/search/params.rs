@@ -5,16 +5,16 @@
 //! except in a build with `--features tune`, where SPSA sets them as UCI options
 //! (`tunable.rs`, `scripts/spsa.py`).
 //!
-//! Each number that was measured says so in one clause, Elo with its 95 % interval:
-//! what the technique is worth (an ablation, or the build that added it against the one
-//! before). How each was measured, and what was tried and not kept: docs/log/search.md.
+//! Each number that was measured cites the row of docs/log/search.md that measured it,
+//! "(S-ID)"; how it was measured, and what was tried and not kept, is there. What a step
+//! is worth, "(~N Elo, S-ID)", is said once, beside the step in `alphabeta.rs` (whose
+//! head states the conditions); numbers used elsewhere carry their figure here.
 
 use super::tunable::{Tunable, tunable};
 
 /// The numbers declared with `tunable!` (see `tunable.rs`): constants in a normal build,
 /// UCI options in a build with `--features tune`, for SPSA. Their values are SPSA's
-/// (+19.1 ± 12.7 Elo over the values before, at 20k nodes, 2026-11-26; tuned again with
-/// seven more: +17.5 ± 11.7 Elo at 20k nodes, 2026-11-29).
+/// (~19 Elo over the values before, S-27; tuned again with seven more: ~18 Elo, S-54).
 pub static TUNABLES: [&Tunable; 28] = [
     &ASPIRATION_WINDOW,
     &RFP_MARGIN,
@@ -47,27 +47,26 @@ pub static TUNABLES: [&Tunable; 28] = [
 ];
 
 /// Aspiration windows start this far either side of the previous iteration's score, from
-/// this depth on, and widen by half of themselves after each failure (+53 ± 31 Elo at
-/// 10k nodes, 2026-11-22).
+/// this depth on, and widen by half of themselves after each failure (~53 Elo, S-12).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 tunable!(ASPIRATION_WINDOW = 19, 5, 60);
 
 /// Reverse futility pruning: at shallow depth, a static evaluation this far above beta per
 /// ply of depth is assumed to hold (the opponent cannot catch up in so few moves)
-/// (+56 ± 53 Elo at 2+0.02, 2026-11-22).
+/// (S-3).
 pub const RFP_MAX_DEPTH: i32 = 8;
 tunable!(RFP_MARGIN = 75, 30, 150);
 
 /// Razoring: at this depth and below, a node whose evaluation is `RAZOR_MARGIN` per ply
 /// below alpha is settled by a quiescence search when that cannot reach alpha either
-/// (in one batch with history pruning: +26.5 ± 15.4 Elo at 20k nodes, 2026-11-25).
+/// (S-15).
 pub const RAZOR_MAX_DEPTH: i32 = 3;
 tunable!(RAZOR_MARGIN = 294, 100, 600);
 
 /// Null-move pruning: give the opponent a free move; if a reduced search still beats beta,
 /// the position is good enough to cut. Reduction `BASE + depth / DIVISOR`, plus more when
 /// the static evaluation is far above beta. At high depth the cut is verified by a normal
-/// reduced search, to guard against zugzwang (+108 ± 57 Elo at 2+0.02, 2026-11-22).
+/// reduced search, to guard against zugzwang (S-1).
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
@@ -85,8 +84,7 @@ pub const NMP_VERIFY_OFF_QUARTERS: i32 = 3;
 /// `SE_MARGIN_PER_DEPTH * depth / SE_MARGIN_DIVISOR` below the hash score. If none reaches
 /// it, the hash move is extended one ply, or two when all stay `SE_DOUBLE_MARGIN` below (at
 /// most `SE_MAX_DOUBLE` times on a line). The test is left out on lines already
-/// `SE_MAX_LINE_FACTOR` times as long as the iteration's depth (with capture history:
-/// +30.9 ± 16.7 Elo at 20k nodes, 2026-11-25).
+/// `SE_MAX_LINE_FACTOR` times as long as the iteration's depth (S-14).
 pub const SE_MIN_DEPTH: i32 = 8;
 pub const SE_TT_DEPTH_MARGIN: i32 = 3;
 pub const SE_DEPTH_DIVISOR: i32 = 2;
@@ -98,37 +96,34 @@ pub const SE_MAX_DOUBLE: i32 = 6;
 pub const SE_MAX_LINE_FACTOR: i32 = 2;
 
 /// Internal iterative reduction: a node without a hash move is searched one ply shallower
-/// (+19 ± 24 Elo at 25k nodes, 2026-11-22).
+/// (S-5).
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// From this depth, an expected cut node without a hash move is searched two plies
-/// shallower instead of one (with the two quiescence numbers below: +22.5 ± 13.7 Elo at
-/// 20k nodes, 2026-11-28).
+/// shallower instead of one (with the two quiescence numbers below: S-41).
 pub const IIR_CUT_MIN_DEPTH: i32 = 8;
 
 /// Futility pruning of quiet moves outside PV nodes: when the static evaluation plus
 /// `BASE + PER_DEPTH * d` cannot reach alpha, where `d` is the depth the move would get
 /// after its late-move reduction, no quiet move is likely to lift the score enough, and
-/// the remaining quiets are skipped (+72 ± 31 Elo at 10k nodes, 2026-11-22).
+/// the remaining quiets are skipped (S-8).
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
 tunable!(FUTILITY_BASE = 75, 20, 200);
 tunable!(FUTILITY_PER_DEPTH = 78, 30, 200);
 
 /// History pruning: a quiet move whose history is below `-HISTORY_PRUNE_MARGIN` per ply of
-/// depth is skipped when its reduced depth is at most `HISTORY_PRUNE_MAX_DEPTH` (in one
-/// batch with razoring: +26.5 ± 15.4 Elo at 20k nodes, 2026-11-25).
+/// depth is skipped when its reduced depth is at most `HISTORY_PRUNE_MAX_DEPTH` (S-15).
 pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
 tunable!(HISTORY_PRUNE_MARGIN = 4158, 1000, 10000);
 
 /// Late move pruning: after `LMP_BASE + depth * depth` quiet moves, the rest are skipped;
 /// after that many divided by `LMP_NOT_IMPROVING_DIVISOR` when the position is not
-/// improving (+131 ± 60 Elo at 2+0.02, 2026-11-22).
+/// improving (S-4).
 pub const LMP_MAX_DEPTH: i32 = 8;
 pub const LMP_BASE: i32 = 3;
 pub const LMP_NOT_IMPROVING_DIVISOR: i32 = 2;
 
 /// SEE pruning: moves that lose more than this many centipawns per ply of depth in the
-/// static exchange are skipped (quiet moves are held to a stricter margin) (+84 ± 33 Elo
-/// at 25k nodes, 2026-11-22).
+/// static exchange are skipped (quiet moves are held to a stricter margin) (S-6).
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 tunable!(SEE_QUIET_MARGIN = 59, 20, 150);
 tunable!(SEE_CAPTURE_MARGIN = 91, 30, 250);
@@ -136,7 +131,7 @@ tunable!(SEE_CAPTURE_MARGIN = 91, 30, 250);
 /// Late move reductions: `LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR` plies (both in
 /// hundredths in `LMR_*_HUNDREDTHS`, so that they can be tuned as integers), for moves
 /// after the first `LMR_MIN_MOVES`, at depth `LMR_MIN_DEPTH` and above; history adjusts it
-/// by one ply per `LMR_HISTORY_DIVISOR` points (+78 ± 58 Elo at 2+0.02, 2026-11-22).
+/// by one ply per `LMR_HISTORY_DIVISOR` points (S-2).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 2;
 tunable!(LMR_BASE_HUNDREDTHS = 78, 25, 150);
@@ -146,15 +141,14 @@ tunable!(LMR_HISTORY_DIVISOR = 8420, 2048, 32768);
 /// many move numbers; deeper nodes and later moves read its last row and column.
 pub const LMR_TABLE_SIZE: usize = 64;
 /// Late captures are reduced `CAPTURE_LMR_LESS` plies less than quiet moves, and one ply
-/// less (more) per `CAPTURE_LMR_HISTORY_DIVISOR` points of capture history (in one batch
-/// with continuation history four plies back: +10.6 ± 10.3 Elo at 20k nodes, 2026-11-25).
+/// less (more) per `CAPTURE_LMR_HISTORY_DIVISOR` points of capture history (S-16).
 pub const CAPTURE_LMR_LESS: i32 = 1;
 tunable!(CAPTURE_LMR_HISTORY_DIVISOR = 4117, 1024, 16384);
 
 tunable!(
     /// Quiet moves that take a piece out of an attack by a cheaper piece are ordered this
-    /// much higher, those that walk into one this much lower, by the piece moved (+13.6 ±
-    /// 9.9 Elo at 20k nodes, 2026-11-29).
+    /// much higher, those that walk into one this much lower, by the piece moved (~14 Elo,
+    /// S-50).
     QUIET_ESCAPE_MINOR = 7217, 2000, 20000
 );
 tunable!(QUIET_ESCAPE_ROOK = 12273, 4000, 30000);
@@ -165,8 +159,7 @@ tunable!(QUIET_ESCAPE_QUEEN = 25143, 8000, 50000);
 pub const HISTORY_MAX: i32 = 16384;
 tunable!(
     /// A quiet move's history also moves by this much per centipawn the static evaluation
-    /// gained for its mover across it, at most `EVAL_DIFF_HISTORY_MAX` either way (+21.8 ±
-    /// 13.4 Elo at 20k nodes, 2026-11-28).
+    /// gained for its mover across it, at most `EVAL_DIFF_HISTORY_MAX` either way (S-40).
     EVAL_DIFF_HISTORY_MULT = 20, 4, 60
 );
 tunable!(EVAL_DIFF_HISTORY_MAX = 1578, 400, 4000);
@@ -181,7 +174,7 @@ tunable!(
     /// error the search found in positions with the same pawns, the same pieces of each side,
     /// and after the same two moves; each table's mean counts with this weight (in 1/256).
     /// Errors beyond `CORRECTION_MAX` centipawns are clipped before they are learned
-    /// (+21.4 ± 18.1 Elo at 20k nodes, 2026-11-25).
+    /// (S-13).
     CORRECTION_PAWN_WEIGHT = 130, 32, 256
 );
 tunable!(CORRECTION_NON_PAWN_WEIGHT = 104, 16, 256);
@@ -190,7 +183,7 @@ pub const CORRECTION_MAX: i32 = 256;
 
 /// The network's score as the search takes it: times `(BASE + material) / DIVISOR`, the
 /// material counted without pawns and kings at the weights below, 1.07 with every piece on
-/// the board and 0.81 with none (+18.2 ± 11.8 Elo at 20k nodes, 2026-11-28).
+/// the board and 0.81 with none (S-48).
 pub const MATERIAL_SCALE_BASE: i32 = 26_500;
 pub const MATERIAL_SCALE_DIVISOR: i32 = 32_768;
 pub const MATERIAL_SCALE_MINOR: i32 = 450;
@@ -213,7 +206,7 @@ tunable!(
     /// Quiescence out of check: captures that win nothing by SEE are skipped when the stand
     /// pat plus this margin cannot reach alpha. In check: after `QS_QUIET_EVASIONS` quiet
     /// evasions (the best by history), the others are skipped once a reply has shown we
-    /// are not mated (with `IIR_CUT_MIN_DEPTH`: +22.5 ± 13.7 Elo at 20k nodes, 2026-11-28).
+    /// are not mated (with `IIR_CUT_MIN_DEPTH`: S-41).
     QS_FUTILITY_MARGIN = 153, 50, 300
 );
 /// Quiescence in check: the quiet evasions searched once a reply has shown we are not
@@ -235,7 +228,7 @@ pub const SCORE_DROP_SCALE_PERCENT: u64 = 130;
 /// went into the best move: `(NODE_SHARE_BASE - share) * NODE_SHARE_FACTOR / 100` percent,
 /// share in percent. A best move that took nearly all the effort has little competition
 /// (about 67 % of the time); one that took half of it is contested (about 135 %)
-/// (+14.1 ± 11.6 Elo at 3+0.03, 2026-11-26).
+/// (~14 Elo at 3+0.03, S-26).
 pub const NODE_SHARE_BASE: u64 = 150;
 pub const NODE_SHARE_FACTOR: u64 = 135;
 /// A single legal move under a clock is searched only this deep: the move is forced, but

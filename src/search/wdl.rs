@@ -35,7 +35,7 @@ const MATERIAL_MAX: i32 = 78;
 const MATERIAL_REF: f64 = 58.0;
 
 // Fitted by `scripts/fit_wdl.py --degree 2` (quadratics: a cubic fits noise on this few
-// games) on 32,785 positions of 329 self-play games of the default network, 2026-11-28:
+// games) on 32,785 positions of 329 self-play games of network D (docs/log/networks.md):
 // `tarpon datagen --nnue embedded --nodes 60000 --book openings.epd --random-plies 0`
 // (balanced openings of 8 moves a side; the scores are the ones the search prints).
 // Log-loss 0.564 per position.

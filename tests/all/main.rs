@@ -32,6 +32,7 @@ mod fen;
 mod fuzz_replay;
 mod help;
 mod limits;
+mod log_ids;
 mod make_unmake;
 mod minimal_search;
 mod nnue;
