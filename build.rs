@@ -1,19 +1,20 @@
 //! Build script: chooses the network file the engine embeds, and checks its header; and
 //! describes the build for `tarpon --version` and the UCI `id name` (`src/version.rs`).
 //!
-//! The engine's hot loops need the hidden layer's width as a compile-time constant, so the
-//! build takes it from the network it embeds (`src/eval/nnue/format.rs` reads the header
-//! of the same file in a `const`): `nets/default.nnue`, or the file the environment variable
-//! `TARPON_NET` names (absolute, or relative to the repository root), which is how a
-//! candidate network of another shape is played without committing it:
+//! The engine is written for one network shape, the constants of `src/eval/nnue/shape.rs`
+//! (the hidden width its vector loops are compiled for, the king buckets, the outputs).
+//! The build embeds `nets/default.nnue`, or the file the environment variable `TARPON_NET`
+//! names (absolute, or relative to the repository root), which is how a candidate network
+//! is played without committing it:
 //!
 //! ```text
 //! TARPON_NET=/path/candidate.nnue cargo build --release --target-dir target/candidate
 //! ```
 //!
-//! A file that cannot be embedded (missing, not a network, a format this source does not
-//! read, a width the vector kernels cannot take) stops the build here with a message that
-//! names it, rather than as an obscure error in a `const` evaluation.
+//! and checks here that the file's header is that shape. A file that cannot be embedded
+//! (missing, not a network, a format this source does not read, another shape than
+//! `shape.rs` declares) stops the build with a message that names the file and the
+//! difference; a network of another shape is embedded by changing `shape.rs` to match.
 //!
 //! A binary copied to another machine, or a bench figure from someone else, is only useful
 //! when it says what it is, so the build also sets, for `src/version.rs`:
@@ -36,9 +37,17 @@ const MAGIC: &[u8; 8] = b"TARPNNUE";
 const VERSIONS: [u32; 2] = [2, 3];
 /// The hidden width must be a whole number of the widest vector registers (AVX-512: 32
 /// `i16` lanes), since the kernels step through it a register at a time.
-const LANE_MULTIPLE: u32 = 32;
+const LANE_MULTIPLE: usize = 32;
 /// The widest hidden layer the engine is built for (the trainer's limit too).
-const MAX_HIDDEN: u32 = 4096;
+const MAX_HIDDEN: usize = 4096;
+/// Flag bit of a mirrored network (`format.rs`).
+const FLAG_MIRRORED: u32 = 1;
+
+/// The shape the engine is written for: the very file the engine compiles.
+#[allow(dead_code)]
+mod shape {
+    include!("src/eval/nnue/shape.rs");
+}
 
 fn main() {
     println!("cargo:rerun-if-env-changed=TARPON_NET");
@@ -48,6 +57,7 @@ fn main() {
         _ => root.join("nets").join("default.nnue"),
     };
     println!("cargo:rerun-if-changed={}", path.display());
+    println!("cargo:rerun-if-changed=src/eval/nnue/shape.rs");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| {
         panic!(
             "cannot read the network to embed, {} ({e}); set TARPON_NET to a network file",
@@ -76,9 +86,18 @@ fn main() {
     );
 }
 
-/// The header checks that the `const` reading of the header relies on; `format.rs`
+/// Whether the header of the network to embed is the shape of `shape.rs`; `format.rs`
 /// checks everything else when the engine loads the file.
 fn check_header(bytes: &[u8]) -> Result<(), String> {
+    if shape::HIDDEN == 0
+        || shape::HIDDEN > MAX_HIDDEN
+        || !shape::HIDDEN.is_multiple_of(LANE_MULTIPLE)
+    {
+        return Err(format!(
+            "src/eval/nnue/shape.rs says HIDDEN = {}; the engine needs a multiple of {LANE_MULTIPLE} up to {MAX_HIDDEN}",
+            shape::HIDDEN
+        ));
+    }
     if bytes.len() < 20 || &bytes[..8] != MAGIC {
         return Err("not a Tarpon network (it does not start with TARPNNUE)".into());
     }
@@ -89,10 +108,50 @@ fn check_header(bytes: &[u8]) -> Result<(), String> {
             "format version {version}, this source reads {VERSIONS:?}"
         ));
     }
-    let hidden = u32_at(12);
-    if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(LANE_MULTIPLE) {
+    if version >= 3 && bytes.len() < 92 {
+        return Err("the file ends inside its header".into());
+    }
+    // A version 2 file has one bucket, not mirrored.
+    let (buckets, mirrored, map) = if version >= 3 {
+        let map: [u8; 64] = bytes[28..92].try_into().unwrap();
+        (u32_at(20) as usize, u32_at(24) & FLAG_MIRRORED != 0, map)
+    } else {
+        (1, false, [0; 64])
+    };
+    let file = [
+        ("HIDDEN", u32_at(12).to_string(), shape::HIDDEN.to_string()),
+        (
+            "OUTPUT_BUCKETS",
+            u32_at(16).to_string(),
+            shape::OUTPUT_BUCKETS.to_string(),
+        ),
+        (
+            "KING_BUCKETS",
+            buckets.to_string(),
+            shape::KING_BUCKETS.to_string(),
+        ),
+        (
+            "KING_MIRRORED",
+            mirrored.to_string(),
+            shape::KING_MIRRORED.to_string(),
+        ),
+        (
+            "KING_BUCKET_MAP",
+            format!("{map:?}"),
+            format!("{:?}", shape::KING_BUCKET_MAP),
+        ),
+    ];
+    let differences: Vec<String> = file
+        .iter()
+        .filter(|(_, in_file, in_code)| in_file != in_code)
+        .map(|(name, in_file, in_code)| {
+            format!("{name} is {in_file} in the file, {in_code} in shape.rs")
+        })
+        .collect();
+    if !differences.is_empty() {
         return Err(format!(
-            "{hidden} hidden neurons; the engine needs a multiple of {LANE_MULTIPLE} up to {MAX_HIDDEN}"
+            "its shape is not the one src/eval/nnue/shape.rs declares ({}); change shape.rs to embed it",
+            differences.join("; ")
         ));
     }
     Ok(())

@@ -37,8 +37,10 @@
 //! with `square'` the square flipped top to bottom for Black and, in a mirrored network
 //! with that side's king on files e–h, left to right as well ([`View::index`]). Format
 //! version 2 files have one bucket and no mirroring, where this is the plain index
-//! ([`feature_index`]). Only the hidden width is compiled into the engine (its vector loops
-//! need it, see `build.rs`); the king buckets are read from the file.
+//! ([`feature_index`]). The embedded network's shape, its width and its king buckets, is
+//! written out in `shape.rs` and checked against the file by `build.rs`; the width is
+//! compiled into the vector loops, while any other network's king buckets are read from
+//! its file.
 //!
 //! # Quantisation
 //!
@@ -83,22 +85,10 @@
 
 use crate::chess::{Color, PieceType, Square};
 
-/// Inputs per perspective and king bucket: 2 colours × 6 piece kinds × 64 squares.
-pub const INPUTS: usize = 768;
-/// The embedded network's header, read at compile time: the file is
-/// `nets/default.nnue`, or the one `TARPON_NET` named when building (see `build.rs`,
-/// which also checked the magic, the version and the width).
-const EMBEDDED_HEADER: &[u8] = include_bytes!(env!("TARPON_EMBEDDED_NET"));
-/// Neurons in the hidden layer (the accumulator's width) of each perspective: the
-/// embedded network's, since the vector loops are compiled for one width.
-pub const HIDDEN: usize = header_u32(EMBEDDED_HEADER, 12) as usize;
-/// The embedded network's input buckets (1 for a version 2 file). Informative only:
-/// the engine reads a network of any bucket count with [`HIDDEN`] neurons.
-pub const INPUT_BUCKETS: usize = if header_u32(EMBEDDED_HEADER, 8) >= 3 {
-    header_u32(EMBEDDED_HEADER, 20) as usize
-} else {
-    1
-};
+pub use super::shape::{HIDDEN, INPUTS, OUTPUT_BUCKETS};
+/// The embedded network's king input buckets. The engine reads a network of any bucket
+/// layout with [`HIDDEN`] neurons (`EvalFile`); the embedded one has this many.
+pub const INPUT_BUCKETS: usize = super::shape::KING_BUCKETS;
 /// Quantisation factor of the feature weights and hidden biases (the activation's 1.0).
 pub const QA: i32 = 255;
 /// Quantisation factor of the output weights.
@@ -108,8 +98,6 @@ pub const SCALE: i32 = 400;
 /// Feature and output weights are clipped to this magnitude (in floating point) before
 /// quantisation; see the module documentation.
 pub const WEIGHT_CLIP: f32 = 1.98;
-/// Output neurons, one per range of piece counts (see [`output_bucket`]).
-pub const OUTPUT_BUCKETS: usize = 8;
 /// The file format version the trainer writes (version 1 had one output, version 2 no
 /// king buckets).
 pub const VERSION: u32 = 3;

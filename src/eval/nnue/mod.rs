@@ -1,5 +1,7 @@
 //! NNUE: an efficiently updatable neural-network evaluation.
 //!
+//! - [`shape`]: the embedded network's architecture as constants (inputs, king buckets,
+//!   hidden width, outputs), checked against the embedded file by `build.rs`.
 //! - [`format`](mod@format): the network file format, with the architecture (king input
 //!   buckets included) and the quantisation it encodes: the contract with the trainer.
 //! - [`network`]: the network the engine evaluates with, its weights laid out for the
@@ -18,6 +20,7 @@
 pub mod accumulator;
 pub mod format;
 pub mod network;
+pub mod shape;
 pub mod simd;
 pub mod stack;
 

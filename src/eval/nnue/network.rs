@@ -241,6 +241,22 @@ mod tests {
     }
 
     #[test]
+    fn the_embedded_network_is_the_shape_the_code_declares() {
+        use crate::eval::nnue::shape;
+        let net = Net::embedded();
+        let declared = KingBuckets::new(
+            shape::KING_BUCKETS as u32,
+            shape::KING_MIRRORED,
+            shape::KING_BUCKET_MAP,
+        )
+        .unwrap();
+        assert_eq!(net.king_buckets(), &declared);
+        let header = Header::parse(EMBEDDED_BYTES).unwrap();
+        assert_eq!(header.hidden, shape::HIDDEN);
+        assert_eq!(header.output_buckets, shape::OUTPUT_BUCKETS);
+    }
+
+    #[test]
     fn columns_are_aligned_to_cache_lines() {
         let net: Net = Net::from_network(&Network::random(1), "random").unwrap();
         for f in [0, 1, 383, INPUTS - 1] {
