@@ -21,7 +21,7 @@ use crate::chess::movegen::{
 use crate::chess::{
     Bitboard, Board, GradedAttacks, MAX_MOVES, Move, MoveKind, MoveList, PieceType,
 };
-use std::mem::MaybeUninit;
+use arrayvec::ArrayVec;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -105,7 +105,7 @@ pub struct MovePicker {
     killers: [Move; 2],
     /// The moves of the current group, their scores, and how many were handed out.
     moves: MoveList,
-    scores: [MaybeUninit<i32>; MAX_MOVES],
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
     bad_noisy: MoveList,
     bad_next: usize,
@@ -131,7 +131,7 @@ impl MovePicker {
             tt_move,
             killers,
             moves: MoveList::new(),
-            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            scores: ArrayVec::new(),
             next: 0,
             bad_noisy: MoveList::new(),
             bad_next: 0,
@@ -213,17 +213,10 @@ impl MovePicker {
         if self.next >= self.moves.len() {
             return None;
         }
-        // SAFETY: every stage that generates `moves` writes the score of each of them
-        // before it hands out any (the quiet stage after `skip_quiets` writes none, and
-        // does not come here), and swaps below keep moves and scores together; so the
-        // scores from `next` to the list's end are written, and `MaybeUninit<i32>` has
-        // the layout of `i32`.
-        let left: &[i32] = unsafe {
-            std::slice::from_raw_parts(
-                self.scores.as_ptr().add(self.next).cast::<i32>(),
-                self.moves.len() - self.next,
-            )
-        };
+        // Every stage that generates `moves` scores each of them before it hands out any
+        // (the quiet stage after `skip_quiets` scores none, and does not come here), and
+        // swaps below keep moves and scores together.
+        let left = &self.scores[self.next..self.moves.len()];
         // The first of the highest scores, found in two passes: the maximum (a reduction
         // the compiler does eight scores at a time), then where it first is. A third
         // fewer instructions than one pass that tracks both (callgrind of `tarpon bench`).
@@ -253,8 +246,9 @@ impl MovePicker {
     #[inline(never)]
     fn generate_noisy(&mut self, board: &Board, histories: &Histories) {
         noisy_moves_into(board, &mut self.moves);
-        for i in 0..self.moves.len() {
-            self.scores[i].write(noisy_score(board, self.moves[i], histories));
+        self.scores.clear();
+        for &m in &self.moves {
+            self.scores.push(noisy_score(board, m, histories));
         }
         self.next = 0;
     }
@@ -272,13 +266,13 @@ impl MovePicker {
         let color = board.side_to_move();
         let graded = self.graded_threats(board);
         let rows = Histories::context_rows(&self.history_context);
-        for i in 0..self.moves.len() {
-            let m = self.moves[i];
+        self.scores.clear();
+        for &m in &self.moves {
             let piece = board.piece_on(m.from()).expect("a move starts on a piece");
             let current = PieceTo { piece, to: m.to() };
             let score = histories.quiet_score(color, m, graded.all, current, &rows)
                 + escape_score(piece.kind(), m, &graded);
-            self.scores[i].write(score);
+            self.scores.push(score);
         }
     }
 
@@ -291,8 +285,8 @@ impl MovePicker {
         let color = board.side_to_move();
         let threats = self.threats(board);
         let rows = Histories::context_rows(&self.history_context);
-        for i in 0..self.moves.len() {
-            let m = self.moves[i];
+        self.scores.clear();
+        for &m in &self.moves {
             let score = if m == self.tt_move {
                 1 << 30
             } else if is_noisy(board, m) {
@@ -302,7 +296,7 @@ impl MovePicker {
                 let current = PieceTo { piece, to: m.to() };
                 histories.quiet_score(color, m, threats, current, &rows)
             };
-            self.scores[i].write(score);
+            self.scores.push(score);
         }
         self.next = 0;
     }

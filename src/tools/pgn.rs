@@ -13,6 +13,11 @@
 //! that way. A game that cannot be read does not stop the reader: `read_records` gives
 //! the error in its place and goes on with the next game.
 //!
+//! Why not the `pgn-reader` crate (which the tests use as an independent reader): it skips
+//! a move it cannot read without a word and gives no line numbers, where `analyse` and
+//! the board must name the game and the line, and it reads no figurines or long algebraic
+//! moves.
+//!
 //! The writer produces the export form: the Seven Tag Roster first, `SetUp`/`FEN` for a
 //! game that does not start from the initial position, NAGs as `$n`, lines of at most 80
 //! characters.

@@ -327,23 +327,9 @@ fn width() -> usize {
 }
 
 /// The columns of the terminal standard output writes to, if it is one.
-#[cfg(unix)]
 fn terminal_columns() -> Option<usize> {
-    let mut size = libc::winsize {
-        ws_row: 0,
-        ws_col: 0,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: TIOCGWINSZ writes a `winsize` through the pointer, which points to one that
-    // lives through the call; on anything but a terminal the call fails and writes nothing.
-    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
-    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
-}
-
-#[cfg(not(unix))]
-fn terminal_columns() -> Option<usize> {
-    None
+    let (terminal_size::Width(columns), _) = terminal_size::terminal_size_of(std::io::stdout())?;
+    (columns > 0).then_some(usize::from(columns))
 }
 
 /// `a`, `a or b`, `a, b or c`: choices in words.

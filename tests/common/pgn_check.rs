@@ -1,9 +1,11 @@
-//! Replays PGN text with shakmaty, independently of Tarpon's own PGN reader, so the tests
-//! of `play` and `analyse` check that what Tarpon writes is PGN another program reads.
+//! Replays PGN text with niklasf's `pgn-reader` (the reader of lichess's tools) and
+//! shakmaty, independently of Tarpon's own PGN reader, so the tests of `play`, `analyse`
+//! and `serve` check that what Tarpon writes is PGN another program reads.
 
+use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
-use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+use std::ops::ControlFlow;
 
 /// One game as shakmaty saw it.
 pub struct Replayed {
@@ -29,78 +31,81 @@ impl Replayed {
 
 /// Replays every game of `text`; panics, naming the move, on anything shakmaty rejects.
 pub fn replay(text: &str) -> Vec<Replayed> {
+    let mut reader = Reader::new(text.as_bytes());
     let mut games = Vec::new();
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if !movetext.trim().is_empty() {
-                games.push(replay_game(std::mem::take(&mut tags), &movetext));
-                movetext.clear();
-            }
-            let (name, value) = inner.split_once(' ').expect("tag name and value");
-            let value = value.trim().trim_matches('"').replace("\\\"", "\"");
-            tags.push((name.to_string(), value));
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    if !movetext.trim().is_empty() {
-        games.push(replay_game(tags, &movetext));
+    while let Some(game) = reader
+        .read_game(&mut Replay)
+        .unwrap_or_else(|e| panic!("pgn-reader cannot read the PGN: {e}\n{text}"))
+    {
+        games.push(game);
     }
     games
 }
 
-fn replay_game(tags: Vec<(String, String)>, movetext: &str) -> Replayed {
-    let mut position: Chess = match tags.iter().find(|(n, _)| n == "FEN") {
-        Some((_, fen)) => Fen::from_ascii(fen.as_bytes())
-            .expect("FEN tag syntax")
-            .into_position(CastlingMode::Standard)
-            .expect("FEN tag position"),
-        None => Chess::default(),
-    };
-    // Drop comments and variations (which may nest), keeping the game's own tokens.
-    let mut plain = String::new();
-    let (mut in_comment, mut depth) = (false, 0);
-    for c in movetext.chars() {
-        match c {
-            '{' if !in_comment => in_comment = true,
-            '}' if in_comment => in_comment = false,
-            _ if in_comment => {}
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            _ if depth > 0 => {}
-            _ => plain.push(c),
-        }
+/// The visitor: the tags, then the main line played out on a shakmaty board.
+struct Replay;
+
+impl Visitor for Replay {
+    type Tags = Vec<(String, String)>;
+    type Movetext = Replayed;
+    type Output = Replayed;
+
+    fn begin_tags(&mut self) -> ControlFlow<Replayed, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
     }
-    let mut sans = Vec::new();
-    let mut result = String::new();
-    for token in plain.split_whitespace() {
-        if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
-            result = token.to_string();
-            continue;
-        }
-        // Move numbers ("12." or "12...") and annotation glyphs ("$4") are not moves.
-        let token = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        if token.is_empty() || token.starts_with('$') {
-            continue;
-        }
-        let san: San = token
-            .trim_end_matches(['+', '#'])
-            .parse()
-            .unwrap_or_else(|e| panic!("shakmaty cannot read the SAN {token}: {e}"));
-        let m = san
-            .to_move(&position)
-            .unwrap_or_else(|e| panic!("{token} is not legal for shakmaty: {e}"));
-        position.play_unchecked(m);
-        sans.push(token.to_string());
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Replayed> {
+        let name = String::from_utf8(name.to_vec()).expect("a tag name in UTF-8");
+        let value = value
+            .decode_utf8()
+            .expect("a tag value in UTF-8")
+            .into_owned();
+        tags.push((name, value));
+        ControlFlow::Continue(())
     }
-    Replayed {
-        tags,
-        sans,
-        result,
-        final_position: position,
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Replayed, Replayed> {
+        let final_position: Chess = match tags.iter().find(|(n, _)| n == "FEN") {
+            Some((_, fen)) => Fen::from_ascii(fen.as_bytes())
+                .expect("FEN tag syntax")
+                .into_position(CastlingMode::Standard)
+                .expect("FEN tag position"),
+            None => Chess::default(),
+        };
+        ControlFlow::Continue(Replayed {
+            tags,
+            sans: Vec::new(),
+            result: String::new(),
+            final_position,
+        })
+    }
+
+    fn san(&mut self, game: &mut Replayed, san_plus: SanPlus) -> ControlFlow<Replayed> {
+        let m = san_plus
+            .san
+            .to_move(&game.final_position)
+            .unwrap_or_else(|e| panic!("{san_plus} is not legal for shakmaty: {e}"));
+        game.final_position.play_unchecked(m);
+        game.sans.push(san_plus.to_string());
+        ControlFlow::Continue(())
+    }
+
+    /// Variations are skipped: only the game's own moves are replayed.
+    fn begin_variation(&mut self, _: &mut Replayed) -> ControlFlow<Replayed, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, game: &mut Replayed, outcome: Outcome) -> ControlFlow<Replayed> {
+        game.result = outcome.to_string();
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: Replayed) -> Replayed {
+        game
     }
 }

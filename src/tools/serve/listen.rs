@@ -5,7 +5,8 @@
 //! - **An idle timeout for every connection.** A client that neither finishes a request
 //!   nor hangs up (a connection kept open after its answer, a request sent a byte at a
 //!   time) would hold a thread for ever. tiny_http has no setting for it, so the listening
-//!   socket gets a receive timeout, which Linux copies to every connection it accepts.
+//!   socket gets a receive timeout (`SO_RCVTIMEO`, set through socket2, since std sets it
+//!   only on connections), which Linux copies to every connection it accepts.
 //! - **tiny_http stops accepting at the first failed `accept`**, and that same timeout
 //!   makes an `accept` fail when no connection came for `IDLE_TIMEOUT` (Linux applies it to
 //!   `accept` too). Left alone, a page open for ten quiet seconds would then find the
@@ -154,30 +155,7 @@ fn work(
 /// Sets the receive timeout of the listening socket, which Linux gives every connection it
 /// accepts. Where the call fails the server works without the timeout.
 fn set_receive_timeout(listener: &TcpListener, timeout: Duration) {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        let value = libc::timeval {
-            tv_sec: timeout.as_secs() as libc::time_t,
-            tv_usec: timeout.subsec_micros() as libc::suseconds_t,
-        };
-        // SAFETY: a valid socket descriptor, and a timeval of the size given.
-        let result = unsafe {
-            libc::setsockopt(
-                listener.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_RCVTIMEO,
-                (&value as *const libc::timeval).cast(),
-                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-            )
-        };
-        if result != 0 {
-            eprintln!(
-                "warning: cannot set the connections' timeout ({}): idle connections stay open",
-                std::io::Error::last_os_error()
-            );
-        }
+    if let Err(e) = socket2::SockRef::from(listener).set_read_timeout(Some(timeout)) {
+        eprintln!("warning: cannot set the connections' timeout ({e}): idle connections stay open");
     }
-    #[cfg(not(unix))]
-    let _ = (listener, timeout);
 }
