@@ -178,6 +178,27 @@ fn state(server: &TestServer, id: u64) -> Value {
     common::http::get(server.addr, &format!("/api/games/{id}")).json()
 }
 
+/// A restarted server (another process) never gives a game the id of one from before, so
+/// a page kept open across the restart finds its game gone (and sets it up again from what
+/// it kept) instead of taking over another browser's game.
+#[test]
+fn game_ids_are_never_reused_by_a_restarted_server() {
+    let before = TestServer::start(&[]);
+    let old = id(&new_game(&before, r#"{"mode":"analysis"}"#));
+    drop(before);
+    let after = TestServer::start(&[]);
+    let new = id(&new_game(&after, r#"{"mode":"analysis"}"#));
+    assert_ne!(old, new);
+    assert_eq!(
+        common::http::get(after.addr, &format!("/api/games/{old}")).status,
+        404
+    );
+    assert!(
+        new < 1 << 53,
+        "{new}: a page's JavaScript holds ids below 2^53 exactly"
+    );
+}
+
 #[test]
 fn illegal_moves_and_malformed_input_are_refused_with_a_message() {
     let server = TestServer::start(&[]);
@@ -238,15 +259,27 @@ fn illegal_moves_and_malformed_input_are_refused_with_a_message() {
     assert_eq!(common::http::get(server.addr, "/api/nothing").status, 404);
     assert_eq!(common::http::get(server.addr, "/api/games").status, 405);
     assert_eq!(
-        common::http::get(server.addr, "/api/games/1/analysis?lines=9").status,
+        common::http::get(
+            server.addr,
+            &format!("/api/games/{}/analysis?lines=9", id(&game))
+        )
+        .status,
         400
     );
     assert_eq!(
-        common::http::get(server.addr, "/api/games/1/analysis?depth=3").status,
+        common::http::get(
+            server.addr,
+            &format!("/api/games/{}/analysis?depth=3", id(&game))
+        )
+        .status,
         400
     );
     assert_eq!(
-        common::http::get(server.addr, "/api/games/1/review?ms=-1").status,
+        common::http::get(
+            server.addr,
+            &format!("/api/games/{}/review?ms=-1", id(&game))
+        )
+        .status,
         400
     );
     // The page's files, and nothing else from the file system.

@@ -159,11 +159,30 @@ impl Drop for SearchPermit {
     }
 }
 
-#[derive(Default)]
 pub struct Store {
     games: Mutex<HashMap<u64, Arc<Slot>>>,
+    /// The last game id given out. Ids start from a random base for each start of the
+    /// server, so that a page left open across a restart never finds its game's id given
+    /// to another browser's game (it sets its own up again from what it kept).
     next_id: AtomicU64,
     searches: Arc<AtomicUsize>,
+}
+
+/// Game ids stay below 2^53, which a page's JavaScript numbers hold exactly; a start's
+/// ids begin at a random multiple of 2^20 below that (a million games before two starts
+/// could meet, with odds of one in 2^33 that two starts share a base at all).
+const ID_BITS: u32 = 53;
+const IDS_PER_START_BITS: u32 = 20;
+
+impl Default for Store {
+    fn default() -> Store {
+        let base = crate::rng::SplitMix64::from_clock().next_u64() >> (64 - ID_BITS);
+        Store {
+            games: Mutex::default(),
+            next_id: AtomicU64::new(base >> IDS_PER_START_BITS << IDS_PER_START_BITS),
+            searches: Arc::default(),
+        }
+    }
 }
 
 impl Store {
@@ -245,6 +264,39 @@ mod tests {
     use super::*;
     use crate::chess::fen::START_FEN;
     use crate::tools::serve::game::Mode;
+
+    /// Two starts of the server (two stores) give their first games different ids, so a
+    /// page kept open across a restart cannot take another browser's game for its own.
+    #[test]
+    fn game_ids_are_not_reused_by_another_start() {
+        let first: Vec<u64> = (0..20)
+            .map(|_| {
+                let store = Store::default();
+                store
+                    .add(Setup::for_test(Mode::Analysis, START_FEN))
+                    .unwrap();
+                let id = store.games().keys().copied().next().unwrap();
+                assert!(
+                    id < 1 << ID_BITS,
+                    "{id} is beyond what JavaScript holds exactly"
+                );
+                id
+            })
+            .collect();
+        let mut distinct = first.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), first.len(), "{first:?}");
+        // Within one start they follow each other.
+        let store = Store::default();
+        let a = store
+            .add(Setup::for_test(Mode::Analysis, START_FEN))
+            .unwrap();
+        let b = store
+            .add(Setup::for_test(Mode::Analysis, START_FEN))
+            .unwrap();
+        assert_eq!(b.game().id, a.game().id + 1);
+    }
 
     /// A stop meant for a search that a newer one has taken over from (a closed page's
     /// stream, an expired cap) leaves the newer search running; its own stop does not.
