@@ -3,7 +3,7 @@
 //! A binary copied to another machine, or a result someone reports, then says which
 //! engine it is. `build.rs` finds the parts out when building.
 
-use crate::eval::nnue::format::{HIDDEN, INPUT_BUCKETS};
+use crate::eval::nnue::shape::{HIDDEN, KING_BUCKETS};
 use std::sync::OnceLock;
 
 /// The release (`Cargo.toml`'s version).
@@ -58,7 +58,7 @@ pub fn details() -> &'static str {
         } else {
             format!("{cpu}; profile-guided")
         };
-        let buckets = match INPUT_BUCKETS {
+        let buckets = match KING_BUCKETS {
             1 => "no king buckets".to_string(),
             n => format!("{n} king buckets"),
         };

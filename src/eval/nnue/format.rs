@@ -86,9 +86,6 @@
 use crate::chess::{Color, PieceType, Square};
 
 pub use super::shape::{HIDDEN, INPUTS, OUTPUT_BUCKETS};
-/// The embedded network's king input buckets. The engine reads a network of any bucket
-/// layout with [`HIDDEN`] neurons (`EvalFile`); the embedded one has this many.
-pub const INPUT_BUCKETS: usize = super::shape::KING_BUCKETS;
 /// Quantisation factor of the feature weights and hidden biases (the activation's 1.0).
 pub const QA: i32 = 255;
 /// Quantisation factor of the output weights.

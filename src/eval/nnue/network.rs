@@ -230,14 +230,14 @@ impl Net {
 mod tests {
     use super::*;
     use crate::chess::fen;
-    use crate::eval::nnue::format::INPUT_BUCKETS;
+    use crate::eval::nnue::shape::KING_BUCKETS;
 
     #[test]
     fn the_embedded_network_is_valid() {
         let net = Net::embedded();
         assert_eq!(net.name(), EMBEDDED_NAME);
         let again: Net = Net::from_bytes(EMBEDDED_BYTES, "x").unwrap();
-        assert_eq!(again.columns.len(), INPUT_BUCKETS * INPUTS);
+        assert_eq!(again.columns.len(), KING_BUCKETS * INPUTS);
     }
 
     #[test]

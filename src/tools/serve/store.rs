@@ -272,10 +272,10 @@ mod tests {
         let first: Vec<u64> = (0..20)
             .map(|_| {
                 let store = Store::default();
-                store
+                let slot = store
                     .add(Setup::for_test(Mode::Analysis, START_FEN))
                     .unwrap();
-                let id = store.games().keys().copied().next().unwrap();
+                let id = slot.game().id;
                 assert!(
                     id < 1 << ID_BITS,
                     "{id} is beyond what JavaScript holds exactly"
