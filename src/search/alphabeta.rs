@@ -26,13 +26,13 @@
 //! history: what a step gave the engine of its day, not a promise for today's. The
 //! numbers in `params.rs` cite the same rows, without figures.
 
-use super::Searcher;
 use super::history::{self, CONTINUATION_PLIES, Context, Histories, PieceTo};
 use super::movepick::{MovePicker, captured_kind, is_noisy};
 use super::params::*;
 use super::score::{
     self, DRAW, INFINITE, MAX_PLY, TB_WIN_BOUND, mate_in, mated_in, tb_loss_in, tb_win_in,
 };
+use super::searcher::Searcher;
 use super::see::{self, see_ge};
 use super::tt::{Bound, TtEntry};
 use crate::chess::movegen::CheckInfo;
@@ -567,37 +567,6 @@ impl Searcher<'_> {
             );
         }
         best_score
-    }
-
-    /// The next root move of the current MultiPV line (`root_moves` from `pv_index` on,
-    /// in order), `index` counting them.
-    fn next_root_move(&self, index: &mut usize) -> Option<Move> {
-        let m = self.root_moves.get(*index)?.mv;
-        *index += 1;
-        Some(m)
-    }
-
-    /// Root move `i` has scored `score` at `depth`: the line's first move and any move that
-    /// beat alpha keep it, with its bound, seldepth and line (a fail-low keeps its old
-    /// line); any other is marked as not better than the best so far.
-    fn record_root_move(&mut self, i: usize, score: i32, scored: bool, depth: i32, bound: Bound) {
-        let rm = &mut self.root_moves[i];
-        if !scored {
-            rm.score = -INFINITE;
-            return;
-        }
-        rm.score = score;
-        rm.score_depth = depth;
-        rm.score_bound = bound;
-        // A fail-low proves no line, only that the move is worth no more: its line (for
-        // the GUI and the ponder move) stays the last one the search proved.
-        if bound == Bound::Upper && rm.pv.len() > 1 {
-            return;
-        }
-        rm.seldepth = self.seldepth;
-        rm.pv.clear();
-        rm.pv.push(rm.mv);
-        rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
     }
 
     /// The quiet move that led to `ply` judged by how the static evaluation moved across it:

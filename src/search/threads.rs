@@ -10,7 +10,7 @@
 //!
 //! Thread 0, the *main thread*, is in charge: it alone prints `info` lines, watches the
 //! clock and the ponder and infinite modes, and decides when the search ends; then it
-//! stops the helpers and picks the move (`pick`). The caller prints `bestmove`.
+//! stops the helpers and picks the move (`answer::pick`). The caller prints `bestmove`.
 //!
 //! # Threads per search, state per thread
 //!
@@ -25,14 +25,15 @@
 //! table and their data, so no `Arc` or `unsafe` is needed either.
 
 use super::history::Histories;
-use super::score::MATE_BOUND;
+use super::searcher::Searcher;
+use super::shared::Shared;
 use super::timeman::Limits;
 use super::tt::TranspositionTable;
-use super::{RootMove, SearchControl, SearchOptions, SearchResult, Searcher};
+use super::{SearchControl, SearchOptions, SearchResult};
 use crate::chess::{Move, Position};
 use crate::eval::EvalCache;
 use crate::eval::nnue::AccumulatorStack;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
 /// The stack of each search thread. The recursion is at most `MAX_PLY` plies of search
@@ -121,7 +122,7 @@ impl SearchThreads {
             .threads
             .split_first_mut()
             .expect("there is always a main thread");
-        search(
+        run(
             pos,
             limits,
             searchmoves,
@@ -132,104 +133,6 @@ impl SearchThreads {
             helpers,
         )
     }
-}
-
-/// One thread's counters, published for the others to read: the main thread's `info`
-/// lines show the nodes of all threads, and `go nodes` counts them all. Each is alone on
-/// its cache line, so that a thread writing its own does not slow down the others.
-#[derive(Default)]
-#[repr(align(64))]
-struct Counters {
-    nodes: AtomicU64,
-    tb_hits: AtomicU64,
-}
-
-/// What the threads of one search share, besides the transposition table.
-pub(super) struct Shared<'c> {
-    /// The UCI thread's signals: `stop`, `ponderhit`.
-    pub(super) control: &'c SearchControl,
-    /// Set when the main thread has finished: the helpers stop too.
-    abort: AtomicBool,
-    /// Set when a helper has completed the depth of `go depth`: its result is then as deep
-    /// as asked for, so the main thread ends the search (and answers, unless it waits for
-    /// `stop` or `ponderhit`).
-    pub(super) depth_reached: AtomicBool,
-    counters: Vec<Counters>,
-}
-
-impl<'c> Shared<'c> {
-    fn new(threads: usize, control: &'c SearchControl) -> Shared<'c> {
-        Shared {
-            control,
-            abort: AtomicBool::new(false),
-            depth_reached: AtomicBool::new(false),
-            counters: (0..threads).map(|_| Counters::default()).collect(),
-        }
-    }
-
-    /// Whether every thread must stop now: `stop`, the main thread's end, or a helper's
-    /// completed `go depth`.
-    pub(super) fn should_stop(&self) -> bool {
-        self.control.stop.load(Ordering::Relaxed)
-            || self.abort.load(Ordering::Relaxed)
-            || self.depth_reached.load(Ordering::Relaxed)
-    }
-
-    /// Publishes thread `id`'s counts and returns the nodes of the other threads, as last
-    /// published by them.
-    pub(super) fn publish(&self, id: usize, nodes: u64, tb_hits: u64) -> u64 {
-        let own = &self.counters[id];
-        own.nodes.store(nodes, Ordering::Relaxed);
-        own.tb_hits.store(tb_hits, Ordering::Relaxed);
-        self.totals(id, 0, 0).0
-    }
-
-    /// Nodes and tablebase hits of all threads, counting thread `id`'s own (exact) ones
-    /// instead of what it last published.
-    pub(super) fn totals(&self, id: usize, nodes: u64, tb_hits: u64) -> (u64, u64) {
-        self.counters
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != id)
-            .fold((nodes, tb_hits), |(n, t), (_, c)| {
-                (
-                    n + c.nodes.load(Ordering::Relaxed),
-                    t + c.tb_hits.load(Ordering::Relaxed),
-                )
-            })
-    }
-}
-
-/// What one thread found, handed to the main thread when the search ends.
-pub(super) struct Outcome {
-    /// The deepest iteration the thread completed (0 if none).
-    pub(super) completed_depth: i32,
-    /// Its best root move with its line, `None` only without legal moves.
-    pub(super) best: Option<RootMove>,
-    pub(super) nodes: u64,
-    pub(super) tb_hits: u64,
-}
-
-/// The thread whose move is played: the one with the deepest completed iteration, and
-/// among those the best score; the main thread when nobody beats it. A proven mate for us
-/// beats any depth, shortest first: it is not an estimate that a deeper search could
-/// overturn. Helpers that completed no iteration do not take part.
-pub(super) fn pick<'o>(main: &'o Outcome, helpers: &'o [Outcome]) -> &'o Outcome {
-    helpers
-        .iter()
-        .filter(|o| o.completed_depth >= 1)
-        .fold(main, |best, o| if better(o, best) { o } else { best })
-}
-
-fn better(a: &Outcome, b: &Outcome) -> bool {
-    let (Some(ra), Some(rb)) = (&a.best, &b.best) else {
-        return a.best.is_some();
-    };
-    let (sa, sb) = (ra.known_score(), rb.known_score());
-    if sa >= MATE_BOUND || sb >= MATE_BOUND {
-        return sa > sb;
-    }
-    (a.completed_depth, sa) > (b.completed_depth, sb)
 }
 
 /// Sets a flag when dropped: stops the helpers even if the main thread's search panics,
@@ -243,9 +146,11 @@ impl Drop for RaiseOnDrop<'_> {
 }
 
 /// The search with the main thread's state `main` (run on the calling thread) and one
-/// helper thread per entry of `helpers`.
+/// helper thread per entry of `helpers`: each thread's `Searcher` is made here, runs its
+/// iterative deepening (`iterate.rs`), and hands in its outcome; the main thread's
+/// `finish` (`answer.rs`) turns them into the result.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn search(
+pub(super) fn run(
     pos: &Position,
     limits: Limits,
     searchmoves: &[Move],
@@ -305,55 +210,6 @@ pub(super) fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::movegen::legal_moves;
-    use crate::search::score::mate_in;
-
-    fn outcome(id: usize, depth: i32, score: i32) -> Outcome {
-        let mv = legal_moves(&Position::startpos())[id];
-        Outcome {
-            completed_depth: depth,
-            best: Some(RootMove {
-                mv,
-                score,
-                previous_score: -super::super::INFINITE,
-                score_depth: depth,
-                score_bound: super::super::tt::Bound::Exact,
-                pv: vec![mv],
-                seldepth: 0,
-                tb_rank: 0,
-                tb_score: 0,
-                nodes: 0,
-            }),
-            nodes: 0,
-            tb_hits: 0,
-        }
-    }
-
-    /// The thread `pick` chooses, by the move it found (`outcome` gives each id its own).
-    fn picked(main: &Outcome, helpers: &[Outcome]) -> usize {
-        let mv = pick(main, helpers).best.as_ref().expect("a move").mv;
-        let moves = legal_moves(&Position::startpos());
-        moves.iter().position(|&m| m == mv).expect("a start move")
-    }
-
-    #[test]
-    fn the_deepest_then_best_scoring_thread_is_picked() {
-        let main = outcome(0, 10, 30);
-        // Shallower helpers lose even with a better score; at equal depth the better
-        // score wins; the deepest wins even with a worse score.
-        assert_eq!(picked(&main, &[outcome(1, 9, 200)]), 0);
-        assert_eq!(picked(&main, &[outcome(1, 10, 30)]), 0, "ties go to main");
-        assert_eq!(picked(&main, &[outcome(1, 10, 31), outcome(2, 9, 500)]), 1);
-        assert_eq!(picked(&main, &[outcome(1, 10, 31), outcome(2, 11, -50)]), 2);
-        // A helper without a completed iteration never counts.
-        assert_eq!(picked(&main, &[outcome(1, 0, 900)]), 0);
-        // A mate for us beats depth; the shorter mate beats the longer.
-        assert_eq!(picked(&main, &[outcome(1, 7, mate_in(9))]), 1);
-        let mating = outcome(0, 12, mate_in(9));
-        assert_eq!(picked(&mating, &[outcome(1, 14, 900)]), 0);
-        assert_eq!(picked(&mating, &[outcome(1, 6, mate_in(5))]), 1);
-    }
-
     #[test]
     fn thread_counts_are_kept_and_at_least_one() {
         let mut threads = SearchThreads::new(0);
