@@ -16,7 +16,7 @@
 //! Each entry is a mean in units of `1 / GRAIN` centipawns, moved towards each new sample
 //! by a weight that grows with the sample's depth (deeper searches are truer).
 
-use super::history::PieceTo;
+use super::history::{PieceTo, PieceToTable};
 use super::memory;
 use super::params::{
     CORRECTION_CONTINUATION_WEIGHT, CORRECTION_MAX, CORRECTION_NON_PAWN_WEIGHT,
@@ -35,11 +35,12 @@ const MAX_SAMPLE_WEIGHT: i32 = 16;
 
 pub struct Corrections {
     /// `[side to move][pawn key]`.
-    pawn: Vec<i16>,
+    pawn: Box<[[i16; KEYED_ENTRIES]; 2]>,
     /// `[side to move][colour of the pieces][non-pawn key of that colour]`.
-    non_pawn: Vec<i16>,
-    /// `[move two plies back][previous move]`, each as `PieceTo`.
-    continuation: Vec<i16>,
+    non_pawn: Box<[[[i16; KEYED_ENTRIES]; 2]; 2]>,
+    /// `[move two plies back][previous move's piece][its destination]`, the move two
+    /// plies back as its `PieceTo::index`.
+    continuation: Box<[PieceToTable]>,
 }
 
 impl Default for Corrections {
@@ -48,39 +49,40 @@ impl Default for Corrections {
     }
 }
 
-/// The indices of a position's entries in each table.
+/// Where a position's entries are in each table.
 struct Slots {
+    /// The side to move.
+    us: usize,
+    /// The pawn key, and each colour's non-pawn key, masked to the table.
     pawn: usize,
     non_pawn: [usize; 2],
-    continuation: Option<usize>,
+    /// The last two moves: the earlier one's row, the later one's entry in it.
+    continuation: Option<(usize, PieceTo)>,
 }
 
 impl Corrections {
     pub fn new() -> Corrections {
         Corrections {
-            pawn: vec![0; 2 * KEYED_ENTRIES],
-            non_pawn: vec![0; 2 * 2 * KEYED_ENTRIES],
-            continuation: vec![0; 12 * 64 * 12 * 64],
+            pawn: Box::new([[0; KEYED_ENTRIES]; 2]),
+            non_pawn: Box::new([[[0; KEYED_ENTRIES]; 2]; 2]),
+            continuation: vec![[[0; 64]; 12]; 12 * 64].into_boxed_slice(),
         }
     }
 
     pub fn clear(&mut self) {
-        self.pawn.fill(0);
-        self.non_pawn.fill(0);
-        self.continuation.fill(0);
+        *self.pawn = [[0; KEYED_ENTRIES]; 2];
+        *self.non_pawn = [[[0; KEYED_ENTRIES]; 2]; 2];
+        self.continuation.fill([[0; 64]; 12]);
     }
 
     fn slots(board: &Board, previous: &[Option<PieceTo>; 2]) -> Slots {
-        let us = board.side_to_move().index();
         let keyed = |key: u64| key as usize & (KEYED_ENTRIES - 1);
-        let non_pawn = |color: Color| {
-            (us * 2 + color.index()) * KEYED_ENTRIES + keyed(board.non_pawn_key(color))
-        };
         Slots {
-            pawn: us * KEYED_ENTRIES + keyed(board.pawn_key()),
-            non_pawn: [non_pawn(Color::White), non_pawn(Color::Black)],
+            us: board.side_to_move().index(),
+            pawn: keyed(board.pawn_key()),
+            non_pawn: Color::ALL.map(|color| keyed(board.non_pawn_key(color))),
             continuation: match previous {
-                [Some(last), Some(before)] => Some(before.index() * 12 * 64 + last.index()),
+                [Some(last), Some(before)] => Some((before.index(), *last)),
                 _ => None,
             },
         }
@@ -90,12 +92,12 @@ impl Corrections {
     /// tables are larger than the fast caches, and their entries are scattered).
     #[inline(always)]
     pub fn prefetch(&self, board: &Board, previous: &[Option<PieceTo>; 2]) {
-        let slots = Self::slots(board, previous);
-        memory::prefetch(&self.pawn[slots.pawn]);
-        memory::prefetch(&self.non_pawn[slots.non_pawn[0]]);
-        memory::prefetch(&self.non_pawn[slots.non_pawn[1]]);
-        if let Some(i) = slots.continuation {
-            memory::prefetch(&self.continuation[i]);
+        let s = Self::slots(board, previous);
+        memory::prefetch(&self.pawn[s.us][s.pawn]);
+        memory::prefetch(&self.non_pawn[s.us][0][s.non_pawn[0]]);
+        memory::prefetch(&self.non_pawn[s.us][1][s.non_pawn[1]]);
+        if let Some((row, last)) = s.continuation {
+            memory::prefetch(&self.continuation[row][last.piece.index()][last.to.index()]);
         }
     }
 
@@ -103,14 +105,14 @@ impl Corrections {
     /// the tables have learned. `previous` are the last two moves (`None` for a null move
     /// or before the root).
     pub fn correct(&self, board: &Board, previous: &[Option<PieceTo>; 2], eval: i32) -> i32 {
-        let slots = Self::slots(board, previous);
-        let continuation = slots
+        let s = Self::slots(board, previous);
+        let continuation = s
             .continuation
-            .map_or(0, |i| self.continuation[i] as i32);
-        let weighted = CORRECTION_PAWN_WEIGHT.get() * self.pawn[slots.pawn] as i32
+            .map_or(0, |(row, last)| last.entry(&self.continuation[row]) as i32);
+        let non_pawn = &self.non_pawn[s.us];
+        let weighted = CORRECTION_PAWN_WEIGHT.get() * self.pawn[s.us][s.pawn] as i32
             + CORRECTION_NON_PAWN_WEIGHT.get()
-                * (self.non_pawn[slots.non_pawn[0]] as i32
-                    + self.non_pawn[slots.non_pawn[1]] as i32)
+                * (non_pawn[0][s.non_pawn[0]] as i32 + non_pawn[1][s.non_pawn[1]] as i32)
             + CORRECTION_CONTINUATION_WEIGHT.get() * continuation;
         eval + weighted / (GRAIN * WEIGHT_SCALE)
     }
@@ -125,7 +127,7 @@ impl Corrections {
         score: i32,
         raw_eval: i32,
     ) {
-        let slots = Self::slots(board, previous);
+        let s = Self::slots(board, previous);
         let error = (score - raw_eval).clamp(-CORRECTION_MAX, CORRECTION_MAX) * GRAIN;
         let weight = (depth + 1).min(MAX_SAMPLE_WEIGHT);
         let learn = |entry: &mut i16| {
@@ -133,11 +135,11 @@ impl Corrections {
             let moved = mean + (error - mean) * weight / 256;
             *entry = moved.clamp(-CORRECTION_MAX * GRAIN, CORRECTION_MAX * GRAIN) as i16;
         };
-        learn(&mut self.pawn[slots.pawn]);
-        learn(&mut self.non_pawn[slots.non_pawn[0]]);
-        learn(&mut self.non_pawn[slots.non_pawn[1]]);
-        if let Some(i) = slots.continuation {
-            learn(&mut self.continuation[i]);
+        learn(&mut self.pawn[s.us][s.pawn]);
+        learn(&mut self.non_pawn[s.us][0][s.non_pawn[0]]);
+        learn(&mut self.non_pawn[s.us][1][s.non_pawn[1]]);
+        if let Some((row, last)) = s.continuation {
+            learn(last.entry_mut(&mut self.continuation[row]));
         }
     }
 }

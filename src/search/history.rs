@@ -25,16 +25,19 @@ pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
 /// Those moves, in that order (`None` for a null move or before the root).
 pub type Context = [Option<PieceTo>; CONTINUATION_PLIES.len()];
 
-/// The number of (piece, destination) pairs: the size of a continuation-history row.
+/// The number of (piece, destination) pairs: the rows of continuation history.
 const PIECE_TO: usize = 12 * 64;
 
-/// Where the row of a move without continuation history (a null move, before the root)
-/// starts: one row of zeros after the real ones, never updated.
-const NO_CONTINUATION: usize = PIECE_TO * PIECE_TO;
+/// One `i16` per (piece, destination): `[piece][to]`, as [`PieceTo`] names them.
+pub type PieceToTable = [[i16; 64]; 12];
 
-/// A context's rows of continuation history, in `Context` order, as the index where each
-/// row starts (see `context_rows`). Plain numbers rather than slices, so that a node can
-/// keep them across its moves' searches, which change the tables.
+/// The row of a move without continuation history (a null move, before the root): one
+/// row of zeros after the real ones, never updated.
+const NO_CONTINUATION: usize = PIECE_TO;
+
+/// A context's rows of continuation history, in `Context` order (see `context_rows`).
+/// Row numbers rather than references, so that a node can keep them across its moves'
+/// searches, which change the tables.
 pub type ContextRows = [usize; CONTINUATION_PLIES.len()];
 
 /// A previous move as continuation history sees it: which piece went where.
@@ -45,15 +48,35 @@ pub struct PieceTo {
 }
 
 impl PieceTo {
+    /// Its number among the `12 * 64` pairs.
     pub(super) fn index(self) -> usize {
         self.piece.index() * 64 + self.to.index()
     }
+
+    /// Its entry in a table of one entry per pair.
+    #[inline(always)]
+    pub(super) fn entry(self, table: &PieceToTable) -> i16 {
+        table[self.piece.index()][self.to.index()]
+    }
+
+    #[inline(always)]
+    pub(super) fn entry_mut(self, table: &mut PieceToTable) -> &mut i16 {
+        &mut table[self.piece.index()][self.to.index()]
+    }
 }
 
+/// One `i16` per quiet move of one side: `[from][to]`.
+type FromToTable = [[i16; 64]; 64];
+
 pub struct Histories {
-    quiet: Vec<i16>,
-    continuation: Vec<i16>,
-    capture: Vec<i16>,
+    /// `[side][from-square attacked][to-square attacked][from][to]`.
+    quiet: Box<[[[FromToTable; 2]; 2]; 2]>,
+    /// `[row of the earlier move][piece][to]`: a [`PieceToTable`] for each earlier move
+    /// (`PieceTo::index`) and, last, the row of zeros (`NO_CONTINUATION`).
+    continuation: Box<[PieceToTable]>,
+    /// `[moving piece][destination][captured type]`, a promotion without capture counted
+    /// as taking a king (which no capture does).
+    capture: Box<[[[i16; 6]; 64]; 12]>,
     /// How wrong the static evaluation has been (see `correction.rs`).
     pub corrections: Corrections,
 }
@@ -77,63 +100,67 @@ fn apply_gravity(entry: &mut i16, bonus: i32) {
     *entry = updated.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
 }
 
+/// Whether the opponent attacks a quiet move's from-square and its to-square (`threats`):
+/// the quiet table's second and third indices.
+#[inline(always)]
+fn attacked(m: Move, threats: Bitboard) -> [usize; 2] {
+    [
+        threats.contains(m.from()) as usize,
+        threats.contains(m.to()) as usize,
+    ]
+}
+
+/// The captured type's index in the capture table.
+#[inline(always)]
+fn victim(captured: Option<PieceType>) -> usize {
+    captured.unwrap_or(PieceType::King).index()
+}
+
 impl Histories {
     pub fn new() -> Histories {
         Histories {
-            quiet: vec![0; 2 * 4 * 64 * 64],
-            continuation: vec![0; PIECE_TO * PIECE_TO + PIECE_TO],
-            capture: vec![0; 12 * 64 * 6],
+            quiet: Box::new([[[[[0; 64]; 64]; 2]; 2]; 2]),
+            continuation: vec![[[0; 64]; 12]; PIECE_TO + 1].into_boxed_slice(),
+            capture: Box::new([[[0; 6]; 64]; 12]),
             corrections: Corrections::new(),
         }
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        self.quiet.fill(0);
-        self.continuation.fill(0);
-        self.capture.fill(0);
+        *self.quiet = [[[[[0; 64]; 64]; 2]; 2]; 2];
+        self.continuation.fill([[0; 64]; 12]);
+        *self.capture = [[[0; 6]; 64]; 12];
         self.corrections.clear();
     }
 
-    /// By side, by whether `threats` (the squares the opponent attacks) hold the from- and
-    /// the to-square, then by the two squares.
-    fn quiet_index(color: Color, m: Move, threats: Bitboard) -> usize {
-        let threat = 2 * threats.contains(m.from()) as usize + threats.contains(m.to()) as usize;
-        ((color.index() * 4 + threat) * 64 + m.from().index()) * 64 + m.to().index()
-    }
-
-    fn continuation_index(previous: PieceTo, current: PieceTo) -> usize {
-        previous.index() * PIECE_TO + current.index()
-    }
-
-    /// Captures by what moves where and what it takes; a promotion without capture counts
-    /// as taking a king (which no capture does).
-    fn capture_index(moved: PieceTo, captured: Option<PieceType>) -> usize {
-        moved.index() * 6 + captured.unwrap_or(PieceType::King).index()
+    fn quiet_entry(&mut self, color: Color, m: Move, threats: Bitboard) -> &mut i16 {
+        let [from_attacked, to_attacked] = attacked(m, threats);
+        &mut self.quiet[color.index()][from_attacked][to_attacked][m.from().index()][m.to().index()]
     }
 
     pub fn capture(&self, moved: PieceTo, captured: Option<PieceType>) -> i32 {
-        self.capture[Self::capture_index(moved, captured)] as i32
+        self.capture[moved.piece.index()][moved.to.index()][victim(captured)] as i32
     }
 
     /// Rewards (`bonus > 0`) or punishes a capture or promotion.
     pub fn update_capture(&mut self, moved: PieceTo, captured: Option<PieceType>, bonus: i32) {
-        apply_gravity(
-            &mut self.capture[Self::capture_index(moved, captured)],
-            bonus,
-        );
+        let entry = &mut self.capture[moved.piece.index()][moved.to.index()][victim(captured)];
+        apply_gravity(entry, bonus);
     }
 
     pub fn quiet(&self, color: Color, m: Move, threats: Bitboard) -> i32 {
-        self.quiet[Self::quiet_index(color, m, threats)] as i32
+        let [from_attacked, to_attacked] = attacked(m, threats);
+        self.quiet[color.index()][from_attacked][to_attacked][m.from().index()][m.to().index()]
+            as i32
     }
 
-    /// The continuation-history rows of a context: for each of its moves, where the scores
-    /// of every piece-to that follows it start (a row of zeros for a null move or before
-    /// the root). They are the same for every move of a node, so a node looks them up
-    /// once: that took 8 % off the instructions of `tarpon bench` (callgrind).
+    /// The continuation-history rows of a context: for each of its moves, the row of
+    /// scores of every piece-to that follows it (the row of zeros for a null move or
+    /// before the root). They are the same for every move of a node, so a node looks them
+    /// up once: that took 8 % off the instructions of `tarpon bench` (callgrind).
     pub fn context_rows(previous: &Context) -> ContextRows {
-        previous.map(|p| p.map_or(NO_CONTINUATION, |p| p.index() * PIECE_TO))
+        previous.map(|p| p.map_or(NO_CONTINUATION, PieceTo::index))
     }
 
     /// The score a quiet move is ordered by: its own history plus how it fared after the
@@ -148,18 +175,17 @@ impl Histories {
         current: PieceTo,
         rows: &ContextRows,
     ) -> i32 {
-        let to = current.index();
         self.quiet(color, m, threats)
             + rows
                 .iter()
-                .map(|row| self.continuation[row + to] as i32)
+                .map(|&row| current.entry(&self.continuation[row]) as i32)
                 .sum::<i32>()
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in its own table only (not in
     /// continuation history).
     pub fn update_quiet_only(&mut self, color: Color, m: Move, threats: Bitboard, bonus: i32) {
-        apply_gravity(&mut self.quiet[Self::quiet_index(color, m, threats)], bonus);
+        apply_gravity(self.quiet_entry(color, m, threats), bonus);
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in every table it appears in.
@@ -174,10 +200,7 @@ impl Histories {
     ) {
         self.update_quiet_only(color, m, threats, bonus);
         for p in previous.iter().flatten() {
-            apply_gravity(
-                &mut self.continuation[Self::continuation_index(*p, current)],
-                bonus,
-            );
+            apply_gravity(current.entry_mut(&mut self.continuation[p.index()]), bonus);
         }
     }
 }
