@@ -202,23 +202,15 @@ mod tests {
     use crate::chess::Position;
     use crate::chess::movegen::legal_moves;
     use crate::search::score::mate_in;
-    use crate::search::tt::Bound;
 
     fn outcome(id: usize, depth: i32, score: i32) -> Outcome {
         let mv = legal_moves(&Position::startpos())[id];
         Outcome {
             completed_depth: depth,
             best: Some(RootMove {
-                mv,
                 score,
-                previous_score: -INFINITE,
                 score_depth: depth,
-                score_bound: Bound::Exact,
-                pv: vec![mv],
-                seldepth: 0,
-                tb_rank: 0,
-                tb_score: 0,
-                nodes: 0,
+                ..RootMove::new(mv)
             }),
             nodes: 0,
             tb_hits: 0,

@@ -31,6 +31,22 @@ pub(super) struct RootMove {
 }
 
 impl RootMove {
+    /// A root move the search has not scored yet.
+    pub(super) fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            previous_score: -INFINITE,
+            score_depth: 0,
+            score_bound: Bound::Exact,
+            pv: vec![mv],
+            seldepth: 0,
+            tb_rank: 0,
+            tb_score: 0,
+            nodes: 0,
+        }
+    }
+
     /// The score of the deepest search that has scored this move.
     pub(super) fn known_score(&self) -> i32 {
         if self.score == -INFINITE {

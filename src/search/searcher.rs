@@ -13,7 +13,7 @@ use super::score::{self, DRAW, INFINITE, MAX_PLY};
 use super::shared::Shared;
 use super::threads::ThreadState;
 use super::timeman::{Limits, TimeManager};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::TranspositionTable;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Bitboard, Move, Position};
 use crate::eval::nnue::AccumulatorStack;
@@ -128,18 +128,7 @@ impl<'a> Searcher<'a> {
         let root_moves = legal_moves(pos)
             .iter()
             .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
-            .map(|&mv| RootMove {
-                mv,
-                score: -INFINITE,
-                previous_score: -INFINITE,
-                score_depth: 0,
-                score_bound: Bound::Exact,
-                pv: vec![mv],
-                seldepth: 0,
-                tb_rank: 0,
-                tb_score: 0,
-                nodes: 0,
-            })
+            .map(|&mv| RootMove::new(mv))
             .collect();
         let time = TimeManager::new(&limits, options.move_overhead);
         let mut searcher = Searcher {
