@@ -357,8 +357,18 @@ fn wait_for_file(dir: &std::path::Path) -> PathBuf {
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
             .collect();
+        // Chromium reserves the final name with an empty file and writes the download
+        // beside it (`.crdownload`), renaming it over the reserved name when done: the PGN
+        // is saved once it has content and no partial download is left.
+        let partial = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .any(|p| p.extension().is_some_and(|x| x == "crdownload"));
         if let [file] = done.as_slice() {
-            return file.clone();
+            let written = std::fs::metadata(file).is_ok_and(|m| m.len() > 0);
+            if written && !partial {
+                return file.clone();
+            }
         }
         assert!(
             started.elapsed() < webdriver::WAIT,
