@@ -199,6 +199,34 @@ fn game_ids_are_never_reused_by_a_restarted_server() {
     );
 }
 
+/// Against Tarpon a move says the position it was made in (`at`, the plies the page saw):
+/// one made in a position the game has left (a second tab behind the first) is refused with
+/// 409 and nothing is played; at the game's end it is played.
+#[test]
+fn a_move_made_in_a_position_the_game_has_left_is_refused() {
+    let server = TestServer::start(&[]);
+    let game = new_game(
+        &server,
+        r#"{"mode":"play","color":"white","movetime_ms":50}"#,
+    );
+    let game_id = id(&game);
+    let path = format!("/api/games/{game_id}/move");
+    let reply = post(server.addr, &path, r#"{"move":"e4","at":0}"#);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    tarpon_replies(&server, game_id);
+    // A tab that still shows the start plays d4 there.
+    let reply = post(server.addr, &path, r#"{"move":"d4","at":0}"#);
+    assert_eq!(reply.status, 409, "{}", reply.body);
+    assert!(reply.error().contains("not played"), "{}", reply.error());
+    let now = state(&server, game_id);
+    assert_eq!(now["ply"], 2);
+    assert_eq!(sans(&now)[0], "e4");
+    // From the game's end it goes.
+    let reply = post(server.addr, &path, r#"{"move":"d4","at":2}"#);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(sans(&reply.json())[2], "d4");
+}
+
 #[test]
 fn illegal_moves_and_malformed_input_are_refused_with_a_message() {
     let server = TestServer::start(&[]);

@@ -738,6 +738,79 @@ fn a_reload_keeps_the_game_in_progress() {
     );
 }
 
+/// Two tabs on one game stay in step: a move or a new game in one shows in the other, and a
+/// move made in a tab that still shows an earlier position is refused, not played into the
+/// game's real position.
+#[test]
+fn two_tabs_on_one_game_stay_in_step_and_a_stale_move_is_refused() {
+    needs_browser!("two_tabs_on_one_game_stay_in_step_and_a_stale_move_is_refused");
+    let (server, browser) = open_play("serve-browser-two-tabs", DESKTOP);
+    let first = browser.tab();
+    let second = browser.new_tab();
+    browser.goto(&server.url);
+    wait_for_moves(&browser, 0, "the game in the second tab");
+    let id = browser.script("return state.games.play.id");
+
+    // A move in the first tab shows in the second.
+    browser.switch_to(&first);
+    assert_eq!(browser.script("return state.games.play.id"), id);
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. e4");
+    browser.switch_to(&second);
+    wait_for_moves(&browser, 2, "the second tab in step");
+
+    // A new game in the first tab: the second follows it, and says so.
+    browser.switch_to(&first);
+    browser.click("#new-game-button");
+    browser.click("#new-game-yes");
+    wait_for_moves(&browser, 0, "the new game");
+    let new_id = browser.script("return state.games.play.id");
+    assert_ne!(new_id, id);
+    browser.switch_to(&second);
+    let message = browser.wait_for(
+        "the second tab on the new game",
+        &format!(
+            "return state.games.play.id === {new_id} && \
+             document.querySelectorAll('#moves button').length === 0 && \
+             document.getElementById('message').textContent"
+        ),
+    );
+    assert!(
+        message.as_str().unwrap().contains("another tab"),
+        "{message}"
+    );
+
+    // The second tab stops hearing the first (as a browser without the channel would), and
+    // the game goes on there: a move from the old position is refused, the board catches
+    // up, and the game holds no move of the stale tab's.
+    browser.script("tabChannel.onmessage = null");
+    browser.switch_to(&first);
+    browser.click(&square("d2"));
+    browser.click(&square("d4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. d4");
+    browser.switch_to(&second);
+    assert_eq!(browser.script(MOVE_COUNT), 0, "the second tab is behind");
+    browser.click(&square("g1"));
+    browser.click(&square("f3"));
+    let message = browser.wait_for(
+        "the refusal of the stale move",
+        "const m = document.getElementById('message'); return !m.hidden && m.textContent",
+    );
+    assert!(
+        message.as_str().unwrap().contains("not played"),
+        "{message}"
+    );
+    wait_for_moves(&browser, 2, "the second tab caught up");
+    assert_eq!(
+        browser.script("return document.querySelector('#moves button').textContent"),
+        "d4"
+    );
+    let game = common::http::get(server.addr, &format!("/api/games/{new_id}")).json();
+    assert_eq!(game["ply"], 2, "{game}");
+    assert!(!game["pgn"].as_str().unwrap().contains("Nf3"), "{game}");
+}
+
 /// Live analysis runs as long as asked (the page's limit is long, and when it is reached
 /// the button says so), and the server takes the long limit.
 #[test]

@@ -254,6 +254,28 @@ impl Browser {
         self.session_call("DELETE", "/actions", json!({}));
     }
 
+    /// The handle of the tab the commands go to.
+    pub fn tab(&self) -> String {
+        let handle = self.session_call("GET", "/window", json!({}));
+        handle.as_str().expect("a window handle").to_string()
+    }
+
+    /// Opens a new tab and sends the commands that follow to it; returns its handle.
+    pub fn new_tab(&self) -> String {
+        let reply = self.session_call("POST", "/window/new", json!({ "type": "tab" }));
+        let handle = reply["handle"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no new tab: {reply}"))
+            .to_string();
+        self.switch_to(&handle);
+        handle
+    }
+
+    /// Sends the commands that follow to the tab `handle`.
+    pub fn switch_to(&self, handle: &str) {
+        self.session_call("POST", "/window", json!({ "handle": handle }));
+    }
+
     pub fn set_window(&self, width: u32, height: u32) {
         self.session_call(
             "POST",

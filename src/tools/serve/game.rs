@@ -248,12 +248,19 @@ impl Game {
     /// already, and otherwise it starts a new variation (the moves after it stay).
     pub fn human_move(&mut self, text: &str, at: Option<usize>) -> Result<(), ApiError> {
         if let Some(at) = at {
+            // A game against Tarpon goes on from its end only. A move made in another
+            // position (a second tab that still shows an earlier one) is refused rather
+            // than played into a position its player never saw.
             if self.mode != Mode::Analysis {
-                return Err(ApiError::bad_request(
-                    "'at' is for analysis boards: a game against Tarpon goes on from its end",
-                ));
-            }
-            if at < self.line.len() {
+                let played = self.line.len();
+                if at != played {
+                    return Err(ApiError::conflict(&format!(
+                        "This move was not played: it was made in the position after {at} \
+                         plies, and the game is at {played} (it went on in another tab or \
+                         window). The board now shows the game as it is."
+                    )));
+                }
+            } else if at < self.line.len() {
                 let m = read_move(&*self.position_at(at)?, text)?;
                 self.room_for_a_move()?;
                 let child = self.tree.child(self.node_at(at), m);

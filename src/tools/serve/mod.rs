@@ -9,6 +9,7 @@
 //! stopping to accept new ones (`listen.rs`). Nothing in a request reaches the file
 //! system: the only files served are the embedded ones.
 
+mod accuracy;
 mod api;
 mod assets;
 mod events;

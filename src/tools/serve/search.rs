@@ -7,6 +7,7 @@
 //! - **review**: every position of the game searched in turn, then each move marked by
 //!   the expected score it gave away, as `tarpon analyse` marks it (`analyse::Mark`).
 
+use super::accuracy;
 use super::api::{Answer, ApiError, to_json};
 use super::events::EventStream;
 use super::game::{EvalView, GameView, MAX_PLIES, MoveView};
@@ -432,7 +433,19 @@ pub fn review(slot: Arc<Slot>, store: &Store, params: ReviewParams) -> Result<An
         }
         drop(turn);
         let moves = judge_moves(&positions, &scores, &best, &view);
-        let summary = summary(&moves);
+        let white_cps: Vec<i32> = positions
+            .iter()
+            .zip(&scores)
+            .map(|(p, &s)| {
+                if p.side_to_move() == Color::White {
+                    s
+                } else {
+                    -s
+                }
+            })
+            .collect();
+        let white_first = positions[0].side_to_move() == Color::White;
+        let summary = summary(&moves, accuracy::game_accuracy(&white_cps, white_first));
         let data = serde_json::json!({ "points": points, "moves": moves, "summary": summary });
         stream.send("review", data.to_string());
         stream.close();
@@ -489,8 +502,9 @@ fn to_uci(position: &Position, m: Move) -> String {
     crate::chess::notation::to_uci(position, m)
 }
 
-/// The marks of each side, as counts.
-fn summary(moves: &[JudgedMove]) -> serde_json::Value {
+/// The marks of each side, as counts, with each side's accuracy (`accuracy.rs`: White's,
+/// Black's).
+fn summary(moves: &[JudgedMove], accuracies: [Option<f64>; 2]) -> serde_json::Value {
     let count = |color: &str, mark: Mark| {
         moves
             .iter()
@@ -500,8 +514,7 @@ fn summary(moves: &[JudgedMove]) -> serde_json::Value {
     let side = |color: &str| {
         let own: Vec<&JudgedMove> = moves.iter().filter(|m| m.color == color).collect();
         let n = own.len().max(1) as f64;
-        // Accuracy: the share of the expected score kept, move by move, on average.
-        let accuracy = 100.0 * (1.0 - own.iter().map(|m| m.loss).sum::<f64>() / n);
+        let accuracy = accuracies[usize::from(color == "black")].unwrap_or(100.0);
         let acpl = own.iter().map(|m| m.cp_loss as f64).sum::<f64>() / n;
         serde_json::json!({
             "inaccuracies": count(color, Mark::Inaccuracy),

@@ -70,7 +70,9 @@ async function api(method, path, body) {
   const response = await fetch("/api/" + path, options);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new Error(data.error || `The server answered ${response.status}`);
+    const error = new Error(data.error || `The server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -121,6 +123,7 @@ function showMessage(text, kind) {
 function setGame(mode, data, keepView) {
   const old = state.games[mode];
   state.games[mode] = data;
+  announce(mode, old, data);
   // Each game is shown as it starts: a new one does not keep the last one's orientation.
   if (!old || old.id !== data.id) state.orientations[mode] = data.human === "black";
   // A review stays with its game (it is shown while the line it reviewed is).
@@ -134,6 +137,51 @@ function setGame(mode, data, keepView) {
   }
   saveState();
 }
+
+// --- Tabs in step ------------------------------------------------------------------------------
+
+// Every tab of the page in this browser shares the games kept in its storage (below). A tab
+// that changes a game (a move, Tarpon's reply, a new game) tells the others, which show the
+// change too, so that no tab goes on showing a position the game has left. (The server
+// refuses a move made in a position the game has left, should a tab miss the news.)
+const tabChannel = "BroadcastChannel" in window ? new BroadcastChannel("tarpon-games") : null;
+
+// What identifies a game's state: the same for two answers about the same moment of it.
+function gameStamp(g) {
+  return g ? [g.id, g.status, g.pgn, (g.line || []).join(","), g.searching].join("|") : "";
+}
+
+function announce(mode, old, data) {
+  if (!tabChannel || gameStamp(old) === gameStamp(data)) return;
+  const replaced = old && old.id !== data.id ? old.id : null;
+  tabChannel.postMessage({ mode, id: data.id, stamp: gameStamp(data), replaced });
+}
+
+async function onTabNews(event) {
+  const news = event.data || {};
+  const mine = state.games[news.mode];
+  if (!mine || gameStamp(mine) === news.stamp) return;
+  const replacedHere = news.replaced !== null && mine.id === news.replaced;
+  if (mine.id !== news.id && !replacedHere) return;
+  let data;
+  try {
+    data = await api("GET", `games/${news.id}`);
+  } catch {
+    return; // Gone again already: the next news or a reload will tell.
+  }
+  if (replacedHere) {
+    if (news.mode === "analysis") stopAnalysis();
+    showMessage(
+      news.mode === "play"
+        ? "A new game was started in another tab: this one shows it too."
+        : "Another tab set up a new analysis board: this one shows it too.",
+      "info",
+    );
+  }
+  setGame(news.mode, data, !replacedHere);
+}
+
+if (tabChannel) tabChannel.onmessage = guarded(onTabNews);
 
 // --- Keeping the games over a reload ------------------------------------------------------
 
@@ -347,8 +395,9 @@ async function refresh() {
 // Sends the person's move (UCI); the server judges it, and a refusal is shown as it says.
 async function sendMove(uci) {
   const g = game();
-  const body = { move: uci };
-  if (g.mode === "analysis") body.at = state.view;
+  // The position the move was made in: on an analysis board the ply shown, against Tarpon
+  // the game's end as this tab knows it (refused if the game went on elsewhere).
+  const body = { move: uci, at: g.mode === "analysis" ? state.view : g.ply };
   state.busy = true;
   state.selected = null;
   try {
@@ -364,6 +413,8 @@ async function sendMove(uci) {
   } catch (error) {
     state.busy = false;
     showMessage(error.message);
+    // Refused because the game is not what this tab showed: show it as it is.
+    if (error.status === 409) await refresh();
     render();
   }
 }
