@@ -159,8 +159,11 @@ fn games_end_by_the_rules_with_the_reason() {
         draw["reason"].as_str().unwrap().contains("material"),
         "{draw}"
     );
-    // A flag that falls.
-    let game = new_game(&server, r#"{"clock":{"minutes":0.005,"increment":0}}"#);
+    // A flag that falls (the clocks run once each side has moved).
+    let game = new_game(
+        &server,
+        r#"{"pgn":"1. e4 e5","color":"white","clock":{"minutes":0.005,"increment":0}}"#,
+    );
     assert!(game["clock"]["white_ms"].as_u64().unwrap() <= 300);
     std::thread::sleep(Duration::from_millis(500));
     let flagged = state(&server, id(&game));
@@ -606,10 +609,10 @@ fn a_finished_game_cannot_be_taken_back() {
     // Lost on time: a clock of a tenth of a second runs out before the takeback.
     let timed = new_game(
         &server,
-        r#"{"mode":"play","color":"white","clock":{"minutes":0.002,"increment":0}}"#,
+        r#"{"mode":"play","color":"white","pgn":"1. e4 e5","clock":{"minutes":0.002,"increment":0}}"#,
     );
     let timed_id = id(&timed);
-    play(&server, timed_id, "e4");
+    play(&server, timed_id, "Nf3");
     std::thread::sleep(Duration::from_millis(300));
     let refused = post(server.addr, &format!("/api/games/{timed_id}/takeback"), "");
     assert_eq!(refused.status, 409, "{}", refused.body);
@@ -625,6 +628,57 @@ fn a_finished_game_cannot_be_taken_back() {
         "",
     );
     assert_eq!(back.status, 200, "{}", back.body);
+}
+
+/// Clocks as on lichess: they start once each side has made its first move (those are
+/// not timed and earn no increment), and neither a takeback nor a resignation gives back
+/// the time the person used on the turn.
+#[test]
+fn clocks_start_after_the_first_moves_and_never_run_backwards() {
+    let server = TestServer::start(&[]);
+    let game = new_game(
+        &server,
+        r#"{"mode":"play","color":"white","clock":{"minutes":0.5,"increment":1}}"#,
+    );
+    let game_id = id(&game);
+    let clock = |game: &Value, side: &str| game["clock"][side].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let before = state(&server, game_id);
+    assert_eq!(clock(&before, "white_ms"), 30_000, "{before}");
+    assert!(before["clock"]["running"].is_null(), "{before}");
+    play(&server, game_id, "e4");
+    let replied = tarpon_replies(&server, game_id);
+    // White's clock has just started; neither was charged (or paid) for a first move.
+    assert!(clock(&replied, "white_ms") > 29_900, "{replied}");
+    assert_eq!(clock(&replied, "black_ms"), 30_000, "{replied}");
+    assert_eq!(replied["clock"]["running"], "white", "{replied}");
+
+    // A takeback charges the turn's time: the clock does not jump back.
+    std::thread::sleep(Duration::from_millis(400));
+    let thinking = clock(&state(&server, game_id), "white_ms");
+    assert!(thinking <= 29_600, "{thinking}");
+    let back = post(server.addr, &format!("/api/games/{game_id}/takeback"), "");
+    assert_eq!(back.status, 200, "{}", back.body);
+    let after = clock(&back.json(), "white_ms");
+    assert!(
+        after <= thinking,
+        "takeback: {thinking} ms before, {after} after"
+    );
+
+    // Nor does resigning.
+    play(&server, game_id, "d4");
+    tarpon_replies(&server, game_id);
+    std::thread::sleep(Duration::from_millis(400));
+    let thinking = clock(&state(&server, game_id), "white_ms");
+    let resigned = post(server.addr, &format!("/api/games/{game_id}/resign"), "");
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    let resigned = resigned.json();
+    assert!(resigned["clock"]["running"].is_null(), "{resigned}");
+    let after = clock(&resigned, "white_ms");
+    assert!(
+        after <= thinking,
+        "resigning: {thinking} ms before, {after} after"
+    );
 }
 
 /// A game set up again where it was (the page reloaded after the server lost it): its

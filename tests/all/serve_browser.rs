@@ -104,26 +104,36 @@ fn the_page_plays_and_analyses_in_a_real_browser() {
         "White plays from the bottom"
     );
 
-    // A game on a clock: both clocks shown, the person's running.
+    // A game on a clock: both clocks shown; as on lichess they start once each side has
+    // moved.
     browser.script("document.getElementById('time').value = 'clock:1+0'");
     browser.click("#new-game-button");
-    let clock = browser.wait_for(
+    browser.wait_for(
         "the clocks",
-        "const c = document.querySelector('#player-bottom .clock'); \
-         return c.classList.contains('running') && c.textContent",
+        "return document.querySelector('#player-bottom .clock').textContent === '1:00'",
     );
-    assert!(clock == "1:00" || clock == "0:59", "{clock}");
+    std::thread::sleep(Duration::from_millis(1200));
     assert_eq!(
-        browser.script("return document.querySelector('#player-top .clock').textContent"),
-        "1:00"
+        browser.script(
+            "const c = document.querySelector('#player-bottom .clock'); \
+             return [c.textContent, c.classList.contains('running'), \
+             document.querySelector('#player-top .clock').textContent]"
+        ),
+        serde_json::json!(["1:00", false, "1:00"]),
+        "no clock runs before the first move"
     );
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer on the clock");
     browser.wait_for(
         "the clock to run",
-        "return document.querySelector('#player-bottom .clock').textContent === '0:58'",
+        "const c = document.querySelector('#player-bottom .clock'); \
+         return c.classList.contains('running') && c.textContent === '0:58'",
     );
     // Back to a quick game, one second a move.
     browser.script("document.getElementById('time').value = 'move:1000'");
     browser.click("#new-game-button");
+    browser.click("#new-game-yes");
     browser.wait_for(
         "the game without clocks",
         "return document.querySelector('#player-bottom .clock').textContent === ''",

@@ -213,9 +213,41 @@ impl Game {
     pub fn clock_for_side_to_move(&self) -> Option<(Duration, Duration)> {
         let side = self.position.side_to_move();
         self.clock.as_ref().map(|c| {
-            let left = c.remaining[side.index()].saturating_sub(self.turn_started.elapsed());
+            let left = c.remaining[side.index()].saturating_sub(self.time_on_turn());
             (left, c.control.increment)
         })
+    }
+
+    /// Whether the side to move's clock runs: in a game that goes on, once each side has
+    /// made its first move (as on lichess, the first moves are not timed).
+    fn clock_runs(&self) -> bool {
+        self.clock.is_some() && self.ending.is_none() && self.position.plies_played() >= 2
+    }
+
+    /// The time the side to move has used on this turn so far.
+    fn time_on_turn(&self) -> Duration {
+        if self.clock_runs() {
+            self.turn_started.elapsed()
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Stops the running clock: the side to move is charged the time it used on this turn
+    /// (without an increment: no move was made), so that nothing (a takeback, the end of
+    /// the game) gives time back. False if that was more than it had.
+    fn stop_clock(&mut self) -> bool {
+        let used = self.time_on_turn();
+        let side = self.position.side_to_move();
+        self.turn_started = Instant::now();
+        match &mut self.clock {
+            Some(clock) => {
+                let left = &mut clock.remaining[side.index()];
+                *left = left.saturating_sub(used);
+                !left.is_zero()
+            }
+            None => true,
+        }
     }
 
     /// Ends the game when the side to move's flag has fallen; every request does this
@@ -302,10 +334,12 @@ impl Game {
     /// flag fell is not played.
     fn play(&mut self, m: Move) {
         let side = self.position.side_to_move();
-        let used = self.turn_started.elapsed();
+        let timed = self.clock_runs();
+        let used = self.time_on_turn();
         self.version += 1;
         self.turn_started = Instant::now();
         if let Some(clock) = &mut self.clock
+            && timed
             && !clock.charge(side, used)
         {
             self.ending = Some(Ending::time_forfeit(side, &self.position));
@@ -374,7 +408,14 @@ impl Game {
         if !human_moved {
             return Err(ApiError::conflict("There is no move of yours to take back"));
         }
-        // The clocks are not turned back (as in `tarpon play`); the person's starts anew.
+        // The clocks are not turned back (as in `tarpon play`): the person keeps what was
+        // left when asking, less this turn's time, and their clock starts anew.
+        if !self.stop_clock() {
+            self.judge_flag();
+            return Err(ApiError::conflict(
+                "Time ran out: the game cannot be taken back",
+            ));
+        }
         let mut keep = plies - 1;
         while side_after(&self.start, keep) != self.human {
             keep -= 1;
@@ -392,6 +433,7 @@ impl Game {
         if self.is_over() {
             return Err(ApiError::conflict("The game is over already"));
         }
+        self.stop_clock();
         let loser = self.human;
         let reason = format!("{} resigns: {} wins", name(loser), name(loser.flip()));
         self.ending = Some(Ending::win(loser.flip(), reason, "normal"));
@@ -418,6 +460,7 @@ impl Game {
                 "Both sides have moved: the game can no longer be aborted (resign, or offer a draw)",
             ));
         }
+        self.stop_clock();
         self.ending = Some(Ending {
             result: "*",
             reason: "Game aborted".to_string(),
@@ -435,6 +478,7 @@ impl Game {
                 "The game changed while Tarpon considered the draw",
             ));
         }
+        self.stop_clock();
         self.ending = Some(Ending::draw("Draw agreed".to_string(), "normal"));
         self.version += 1;
         Ok(())
@@ -591,11 +635,11 @@ impl Game {
     }
 
     fn clock_view(&self, clock: &Clock) -> ClockView {
-        let running = (self.ending.is_none()).then(|| self.position.side_to_move());
+        let running = self.clock_runs().then(|| self.position.side_to_move());
         let left = |side: Color| {
             let mut t = clock.remaining[side.index()];
             if running == Some(side) {
-                t = t.saturating_sub(self.turn_started.elapsed());
+                t = t.saturating_sub(self.time_on_turn());
             }
             t.as_millis() as u64
         };
