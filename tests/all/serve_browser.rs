@@ -1165,6 +1165,57 @@ fn moves_played_at_an_earlier_point_make_variations() {
         browser.script("return document.querySelector('#moves button.current').textContent"),
         "e4!"
     );
+
+    // The deletion is undone: the Sicilian is back with its comment and the moves after it,
+    // shown where it was.
+    browser.click("#undo-delete");
+    browser.wait_for(
+        "the Sicilian back",
+        "const pgn = document.getElementById('pgn-output').value.split(/\\s+/).join(' '); \
+         const c = document.querySelector('#moves button.current'); \
+         return pgn.includes('1... c5 { Sicilian } (1... e5') && pgn.includes('2. Nf3 $5') && \
+         c && c.textContent === 'c5' && document.getElementById('undo-delete').hidden",
+    );
+    assert_eq!(
+        browser.script("return state.games.analysis.white"),
+        "Ann Example",
+        "the tags are kept"
+    );
+}
+
+/// The analysis board has no takeback (as on lichess): "Delete from here" removes the move
+/// shown, wherever it is in the line, and only it and what follows.
+#[test]
+fn the_analysis_board_deletes_from_the_move_shown_and_has_no_takeback() {
+    needs_browser!("the_analysis_board_deletes_from_the_move_shown_and_has_no_takeback");
+    let (_server, browser) = open_analysis("serve-browser-delete", DESKTOP);
+    paste_pgn(&browser, TRAP_PGN);
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+    assert_eq!(
+        browser.script(
+            "return [...document.querySelectorAll('#analyse-panel button')] \
+             .filter(b => /take ?back/i.test(b.textContent) && !b.hidden).length"
+        ),
+        0,
+        "no takeback on the analysis board"
+    );
+    // The fourth move shown, then deleted: three moves stay.
+    browser.click("#moves button[data-ply='4']");
+    browser.click("#delete-variation");
+    browser.wait_for(
+        "the moves from the fourth on deleted",
+        "return document.querySelectorAll('#moves button').length === 3 && \
+         !document.getElementById('undo-delete').hidden",
+    );
+    browser.click("#undo-delete");
+    browser.wait_for(
+        "the game back",
+        "return document.querySelectorAll('#moves button').length === 14 && \
+         document.querySelector('#moves button.current').dataset.ply === '4'",
+    );
 }
 
 /// The engine lines' first moves are arrows on the board (the best one first), and a

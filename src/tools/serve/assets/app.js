@@ -37,6 +37,7 @@ const state = {
   // page goes away).
   analysisSeconds: 1800,
   review: null, // { points, moves } of the analysis game
+  undo: null, // the last "Delete from here": { id, pgn, path } of the board before it
   reviewController: null,
   drag: null,
 };
@@ -318,6 +319,7 @@ async function newPlayGame() {
 
 async function newAnalysisGame(body) {
   stopAnalysis();
+  state.undo = null;
   const previous = state.games.analysis;
   const data = await api("POST", "games", Object.assign({ mode: "analysis" }, body));
   if (previous) api("DELETE", `games/${previous.id}`).catch(() => {});
@@ -398,6 +400,7 @@ async function sendMove(uci) {
   // The position the move was made in: on an analysis board the ply shown, against Tarpon
   // the game's end as this tab knows it (refused if the game went on elsewhere).
   const body = { move: uci, at: g.mode === "analysis" ? state.view : g.ply };
+  if (g.mode === "analysis") state.undo = null;
   state.busy = true;
   state.selected = null;
   try {
@@ -951,6 +954,7 @@ function renderVariationTools(g, nodes, current) {
   $("variation-tools").hidden = !analysis;
   $("promote-variation").disabled = !analysis || !inVariation;
   $("delete-variation").disabled = !analysis || current === 0;
+  $("undo-delete").hidden = !analysis || !state.undo || state.undo.id !== g.id;
 }
 
 // Shows the position after node `id`: on the line shown, a step; elsewhere in the tree,
@@ -971,9 +975,45 @@ async function changeVariation(action) {
   const g = state.games.analysis;
   const current = state.view > 0 ? g.line[state.view - 1] : 0;
   if (!current) return;
+  // A deletion can be undone: the board before it is its PGN (moves, variations,
+  // comments, tags), and the moves to the deleted one find the place again.
+  const before = action === "delete" ? { id: g.id, pgn: g.pgn, path: sanPath(g, state.view) } : null;
   const data = await api("POST", `games/${g.id}/variation`, { node: current, action });
   if (action === "delete") state.view = state.view - 1;
+  state.undo = before;
   setGame("analysis", data, true);
+  restartAnalysis();
+}
+
+// The moves (SAN) of the line shown, up to ply `plies`.
+function sanPath(g, plies) {
+  const nodes = new Map(g.tree.map((n) => [n.id, n]));
+  return g.line.slice(0, plies).map((id) => nodes.get(id).san);
+}
+
+// Brings back what "Delete from here" deleted: the board as it was, set up again from its
+// PGN, showing the deleted move.
+async function undoDelete() {
+  const undo = state.undo;
+  const g = state.games.analysis;
+  if (!undo || !g || g.id !== undo.id) return;
+  stopAnalysis();
+  let data = await api("POST", "games", { mode: "analysis", pgn: undo.pgn });
+  const nodes = new Map(data.tree.map((n) => [n.id, n]));
+  let node = 0;
+  for (const san of undo.path) {
+    const next = nodes.get(node).children.find((c) => nodes.get(c).san === san);
+    if (next === undefined) break;
+    node = next;
+  }
+  if (node !== 0) data = await api("POST", `games/${data.id}/line`, { node });
+  state.undo = null;
+  api("DELETE", `games/${g.id}`).catch(() => {});
+  const flipped = state.orientations.analysis;
+  state.views.analysis = nodes.get(node).ply;
+  setGame("analysis", data, true);
+  state.orientations.analysis = flipped;
+  render();
   restartAnalysis();
 }
 
@@ -1695,13 +1735,6 @@ function init() {
   $("pgn-form").addEventListener("submit", guarded(loadPgn));
   $("analyse-toggle").addEventListener("click", guarded(toggleAnalysis));
   $("lines-count").addEventListener("change", () => restartAnalysis());
-  $("takeback-analysis").addEventListener(
-    "click",
-    guarded(async () => {
-      setGame("analysis", await api("POST", `games/${state.games.analysis.id}/takeback`));
-      restartAnalysis();
-    }),
-  );
   $("review").addEventListener("click", guarded(reviewGame));
   $("graph").addEventListener("click", onGraphClick);
   $("graph").addEventListener("mousemove", onGraphHover);
@@ -1722,6 +1755,7 @@ function init() {
   }
   $("promote-variation").addEventListener("click", guarded(() => changeVariation("promote")));
   $("delete-variation").addEventListener("click", guarded(() => changeVariation("delete")));
+  $("undo-delete").addEventListener("click", guarded(undoDelete));
   $("first").addEventListener("click", () => goTo(0));
   $("back").addEventListener("click", () => goTo(state.view - 1));
   $("forward").addEventListener("click", () => goTo(state.view + 1));
