@@ -630,6 +630,33 @@ fn a_finished_game_cannot_be_taken_back() {
     assert_eq!(back.status, 200, "{}", back.body);
 }
 
+/// On an analysis board only a position without a legal move ends the line: a threefold
+/// repetition in a game read with `*` is neither a draw nor the end of the moves.
+#[test]
+fn an_analysis_board_plays_on_after_a_repetition() {
+    let server = TestServer::start(&[]);
+    let board = new_game(
+        &server,
+        r#"{"mode":"analysis","pgn":"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *"}"#,
+    );
+    assert_eq!(board["status"], "playing", "{board}");
+    assert_eq!(board["result"], "*");
+    let reply = post(
+        server.addr,
+        &format!("/api/games/{}/move", id(&board)),
+        r#"{"move":"e4","at":8}"#,
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let pgn = reply.json()["pgn"].as_str().unwrap().to_string();
+    assert!(pgn.contains("5. e4 *"), "{pgn}");
+    // A game against Tarpon is drawn by the same repetition.
+    let game = new_game(
+        &server,
+        r#"{"mode":"play","color":"white","pgn":"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8"}"#,
+    );
+    assert_eq!(game["result"], "1/2-1/2", "{game}");
+}
+
 /// Clocks as on lichess: they start once each side has made its first move (those are
 /// not timed and earn no increment), and neither a takeback nor a resignation gives back
 /// the time the person used on the turn.

@@ -1218,6 +1218,132 @@ fn the_analysis_board_deletes_from_the_move_shown_and_has_no_takeback() {
     );
 }
 
+/// What the page shows follows what is: analysis stopped (or the editor opened) leaves no
+/// lines, arrows or number behind; a repetition in a pasted game neither ends nor locks
+/// the analysis board; a position without a move says so instead of an error; and the
+/// game's buttons are there exactly when they can be used (takeback only with a move of
+/// the person's to take back; resign, a draw offer and abort also while Tarpon thinks,
+/// without an error).
+#[test]
+fn stale_output_goes_and_the_buttons_follow_the_game() {
+    needs_browser!("stale_output_goes_and_the_buttons_follow_the_game");
+    let (_server, browser) = open_analysis("serve-browser-stale", DESKTOP);
+    let arrows = "return document.querySelectorAll('#arrows line').length";
+    browser.click("#analyse-toggle");
+    browser.wait_for(
+        "the analysis",
+        "return document.querySelectorAll('#lines li').length > 0 && \
+         document.getElementById('eval-text').textContent !== ''",
+    );
+    browser.wait_for("the arrows", arrows);
+    browser.click("#analyse-toggle");
+    browser.wait_for(
+        "the panel emptied by Stop",
+        "return document.querySelectorAll('#lines li').length === 0 && \
+         document.getElementById('eval-text').textContent === ''",
+    );
+    assert_eq!(browser.script(arrows), 0, "arrows left after Stop");
+    browser.click("#analyse-toggle");
+    browser.wait_for("the arrows again", arrows);
+    browser.click("#edit-board");
+    browser.wait_for(
+        "the editor without arrows",
+        "return document.querySelectorAll('#arrows line').length === 0",
+    );
+    browser.click("#editor-cancel");
+    // The analysis is still asked for: off until the mate below.
+    assert_eq!(browser.script("return state.analysisWanted"), true);
+    browser.click("#analyse-toggle");
+
+    // A threefold repetition in a game read with `*`: not a draw, and the board plays on.
+    paste_pgn(&browser, "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *");
+    browser.wait_for(
+        "the repeated game",
+        "return document.querySelectorAll('#moves button').length === 8",
+    );
+    assert_eq!(browser.script("return state.games.analysis.result"), "*");
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    browser.wait_for(
+        "a move after the repetition",
+        "return document.querySelectorAll('#moves button').length === 9",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('message').hidden"),
+        true
+    );
+
+    // Checkmate on the board: the panel says so, no error, and the analysis goes on with
+    // the position before.
+    paste_pgn(&browser, "1. f3 e5 2. g4 Qh4# 0-1");
+    browser.wait_for(
+        "the mated board",
+        "return document.querySelectorAll('#moves button').length === 4",
+    );
+    browser.click("#analyse-toggle");
+    browser.wait_for(
+        "the word on the mate",
+        "return document.getElementById('depth').textContent === 'Checkmate'",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('message').hidden"),
+        true
+    );
+    browser.click("#back");
+    browser.wait_for(
+        "the analysis of the move before",
+        "return document.querySelectorAll('#lines li').length > 0",
+    );
+    browser.click("#analyse-toggle");
+
+    // Against Tarpon with White: no takeback before the person has moved.
+    browser.click("#tab-play");
+    browser.script(
+        "api('POST', 'games', { mode: 'play', color: 'black', movetime_ms: 300 }) \
+         .then((data) => { setGame('play', data); return tarponMovesIfItsTurn(); })",
+    );
+    browser.wait_for(
+        "Tarpon's first move",
+        "return state.games.play.ply === 1 && \
+         document.getElementById('status').textContent === 'Your move'",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('takeback').disabled"),
+        true,
+        "takeback with no move of the person's"
+    );
+
+    // While Tarpon thinks: resign and the draw offer can be used; abort ends the game
+    // without an error.
+    browser.script(
+        "api('POST', 'games', { mode: 'play', color: 'black', movetime_ms: 4000 }) \
+         .then((data) => { setGame('play', data); return tarponMovesIfItsTurn(); })",
+    );
+    browser.wait_for(
+        "Tarpon thinking",
+        "return state.busy && state.games.play.ply === 0",
+    );
+    assert_eq!(
+        browser.script(
+            "return [document.getElementById('resign').disabled, \
+             document.getElementById('offer-draw').disabled]"
+        ),
+        serde_json::json!([false, false]),
+        "resign and draw while Tarpon thinks"
+    );
+    browser.click("#abort");
+    browser.wait_for(
+        "the aborted game",
+        "return document.getElementById('status').textContent.includes('aborted') && !state.busy",
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        browser.script("return document.getElementById('message').hidden"),
+        true,
+        "an error after aborting while Tarpon thought"
+    );
+}
+
 /// The engine lines' first moves are arrows on the board (the best one first), and a
 /// click on a move of a line plays the line up to it.
 #[test]

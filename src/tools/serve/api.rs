@@ -197,6 +197,8 @@ fn game_call(
             expect("POST")?;
             empty_body(call.body)?;
             slot.game().resign()?;
+            // Resigning may come while Tarpon thinks: its move has no game left to go in.
+            slot.stop();
             view(&slot)
         }
         ["abort"] => {

@@ -8,7 +8,7 @@ use super::tree::{MAX_NODES, NodeView, Tree};
 use crate::chess::fen::START_FEN;
 use crate::chess::movegen::legal_moves;
 use crate::chess::notation::{MoveError, to_san, to_uci};
-use crate::chess::{Board, Color, Move, MoveKind, Position, Square};
+use crate::chess::{Board, Color, Move, MoveKind, Outcome, Position, Square};
 use crate::search::skill::Skill;
 use crate::tools::engine::{Eval, parse_move_text};
 use crate::tools::pgn;
@@ -270,6 +270,7 @@ impl Game {
     fn judge(&mut self) {
         if self.ending.is_none()
             && let Some(outcome) = self.position.outcome()
+            && (self.mode == Mode::Play || ends_analysis(outcome))
         {
             self.ending = Some(Ending::from_outcome(outcome));
         }
@@ -563,8 +564,10 @@ impl Game {
                     position.make(m.mv);
                 }
                 match position.outcome() {
-                    Some(outcome) => Ending::from_outcome(outcome).result.to_string(),
-                    None => "*".to_string(),
+                    Some(outcome) if ends_analysis(outcome) => {
+                        Ending::from_outcome(outcome).result.to_string()
+                    }
+                    _ => "*".to_string(),
                 }
             }
         };
@@ -651,6 +654,14 @@ impl Game {
             increment_ms: clock.control.increment.as_millis() as u64,
         }
     }
+}
+
+/// Whether `outcome` ends the line on an analysis board: only a position without a legal
+/// move does. A repetition, the fifty-move rule or bare kings end a game when claimed or
+/// played, but on an analysis board (as on lichess) the moves may go on, and a game read
+/// with the result `*` keeps it.
+fn ends_analysis(outcome: Outcome) -> bool {
+    matches!(outcome, Outcome::Checkmate { .. } | Outcome::Stalemate)
 }
 
 /// The side to move after `plies` moves from `start`.

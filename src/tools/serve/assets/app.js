@@ -38,6 +38,7 @@ const state = {
   analysisSeconds: 1800,
   review: null, // { points, moves } of the analysis game
   undo: null, // the last "Delete from here": { id, pgn, path } of the board before it
+  drawOffered: false, // a draw offer made while Tarpon thinks, sent after its move
   reviewController: null,
   drag: null,
 };
@@ -295,6 +296,7 @@ async function askNewPlayGame() {
 
 async function newPlayGame() {
   $("new-game-confirm").hidden = true;
+  state.drawOffered = false;
   const body = { mode: "play", color: $("color").value };
   // "Play from here": the position it was asked from, once.
   if (state.startFen) body.fen = state.startFen;
@@ -379,8 +381,30 @@ async function tarponMovesIfItsTurn() {
     setGame("play", data);
   } catch (error) {
     state.busy = false;
-    showMessage(error.message);
     await refresh();
+    // A game resigned, aborted or replaced while Tarpon thought has no move to wait for:
+    // that is no error.
+    const now = state.games.play;
+    if (now && now.id === g.id && now.status === "playing") showMessage(error.message);
+  }
+  if (state.drawOffered) await sendDrawOffer();
+}
+
+// Sends the person's draw offer; Tarpon answers at once (it is the person's turn).
+async function sendDrawOffer() {
+  const g = state.games.play;
+  state.drawOffered = false;
+  if (!g || g.status !== "playing" || tarponToMove(g)) return render();
+  state.busy = true;
+  render();
+  try {
+    const answer = await api("POST", `games/${g.id}/draw`);
+    state.busy = false;
+    setGame("play", answer.game, true);
+    showMessage(answer.accepted ? "" : "Tarpon declines the draw: play on.", "info");
+  } finally {
+    state.busy = false;
+    render();
   }
 }
 
@@ -1050,6 +1074,7 @@ const START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 // Opens the editor on the position shown.
 function openEditor() {
   stopAnalysis();
+  clearAnalysisPanel();
   const fields = (game() ? shownFen() : START_PLACEMENT + " w KQkq - 0 1").split(" ");
   state.editor = { pieces: piecesOf(fields[0]), brush: "wP" };
   $("editor-turn").value = fields[1] === "b" ? "b" : "w";
@@ -1231,11 +1256,19 @@ function restartAnalysis() {
 async function startAnalysis() {
   const g = state.games.analysis;
   if (!g || state.reviewing) return;
+  clearAnalysisPanel();
+  // A position without a legal move has nothing to search: the panel says why, and the
+  // analysis stays on for the next position shown.
+  // (An earlier position of the line has one: the line's next move.)
+  if (state.view === g.ply && g.legal.length === 0) {
+    state.analysisFen = analysedFen();
+    $("depth").textContent = g.checks[state.view] ? "Checkmate" : "Stalemate";
+    return;
+  }
   const controller = new AbortController();
   const run = { controller, fen: analysedFen() };
   state.analysis = run;
   renderAnalysisButton();
-  clearAnalysisPanel();
   const lines = $("lines-count").value;
   try {
     const response = await openStream(
@@ -1375,6 +1408,8 @@ async function toggleAnalysis() {
     restartAnalysis();
   } else {
     stopAnalysis();
+    // Stopped analysis says nothing more: its lines, arrows and number go (as on lichess).
+    clearAnalysisPanel();
     const g = state.games.analysis;
     if (g) stopped = api("POST", `games/${g.id}/stop`).catch(() => {});
   }
@@ -1613,12 +1648,16 @@ function render() {
   $("evalbar").classList.toggle("flipped", state.flipped);
   drawArrows(state.arrows || []);
   const playing = g && g.mode === "play" && g.status === "playing";
-  $("resign").disabled = !playing || state.busy;
-  // A finished game stays finished: the server refuses its takeback too.
-  $("takeback").disabled = !playing || state.busy || g.ply === 0;
+  // Resigning and offering a draw are for any moment of the game, Tarpon's turn included
+  // (an offer made then is answered after its move).
+  $("resign").disabled = !playing;
+  // A finished game stays finished (the server refuses its takeback too), and there must
+  // be a move of the person's to take back.
+  const personMoved = playing && (g.ply >= 2 || (g.ply === 1 && turnOf(g.start_fen) === g.human));
+  $("takeback").disabled = !personMoved || state.busy;
   if (!playing) $("resign-confirm").hidden = true;
   $("abort").hidden = !(playing && g.can_abort);
-  $("offer-draw").disabled = !playing || state.busy || g.turn !== g.human;
+  $("offer-draw").disabled = !playing || state.drawOffered;
   if ($("offer-draw").disabled) $("draw-confirm").hidden = true;
   $("offer-draw").hidden = !$("draw-confirm").hidden;
   $("resign").hidden = !$("resign-confirm").hidden;
@@ -1706,17 +1745,13 @@ function init() {
     "click",
     guarded(async () => {
       $("draw-confirm").hidden = true;
-      state.busy = true;
-      render();
-      try {
-        const answer = await api("POST", `games/${state.games.play.id}/draw`);
-        state.busy = false;
-        setGame("play", answer.game, true);
-        if (!answer.accepted) showMessage("Tarpon declines the draw: play on.", "info");
-      } finally {
-        state.busy = false;
+      state.drawOffered = true;
+      if (tarponToMove(state.games.play)) {
+        showMessage("Draw offered: Tarpon answers after its move.", "info");
         render();
+        return;
       }
+      await sendDrawOffer();
     }),
   );
   $("resign-no").addEventListener("click", () => {
