@@ -748,6 +748,61 @@ fn a_reload_keeps_the_game_in_progress() {
     );
 }
 
+/// The server stopped, then started again where it was: the page says so in words (no
+/// "Failed to fetch"), finds the server back by itself, sets its game up again from its
+/// moves (the new server has never heard of it), and the game goes on.
+#[test]
+fn a_restarted_server_is_found_again_and_the_game_goes_on() {
+    needs_browser!("a_restarted_server_is_found_again_and_the_game_goes_on");
+    let (server, browser) = open_play("serve-browser-restart", DESKTOP);
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. e4");
+    let old_id = browser.script("return state.games.play.id");
+    let port = server.addr.port();
+    drop(server);
+
+    // A move while the server is away.
+    browser.click(&square("d2"));
+    browser.click(&square("d4"));
+    let message = browser.wait_for(
+        "the word on the server gone",
+        "const m = document.getElementById('message'); \
+         return !m.hidden && m.classList.contains('info') && m.textContent",
+    );
+    let message = message.as_str().unwrap();
+    assert!(message.contains("does not answer"), "{message}");
+    assert!(!message.contains("fetch"), "{message}");
+
+    let server = TestServer::start_on(port, &[]);
+    let message = browser.wait_for(
+        "the game set up again",
+        "const m = document.getElementById('message').textContent; \
+         return state.games.play.ply === 2 && !state.recovering && m.includes('set up again') && m",
+    );
+    assert!(message.as_str().unwrap().contains("back"), "{message}");
+    assert_ne!(browser.script("return state.games.play.id"), old_id);
+    browser.click(&square("d2"));
+    browser.click(&square("d4"));
+    wait_for_moves(&browser, 4, "Tarpon's answer on the restarted server");
+
+    // Restarted while the page sat idle: the next move meets a server that never heard of
+    // the game ("There is no game ..."); the page sets the game up again and says so.
+    drop(server);
+    let _server = TestServer::start_on(port, &[]);
+    browser.click(&square("g1"));
+    browser.click(&square("f3"));
+    browser.wait_for(
+        "the game set up again after a quiet restart",
+        "const m = document.getElementById('message'); \
+         return state.games.play.ply === 4 && !state.recovering && \
+         m.classList.contains('info') && m.textContent.includes('set up again')",
+    );
+    browser.click(&square("g1"));
+    browser.click(&square("f3"));
+    wait_for_moves(&browser, 6, "Tarpon's answer after the quiet restart");
+}
+
 /// Two tabs on one game stay in step: a move or a new game in one shows in the other, and a
 /// move made in a tab that still shows an earlier position is refused, not played into the
 /// game's real position.

@@ -256,8 +256,13 @@ pub struct TestServer {
 
 impl TestServer {
     pub fn start(extra: &[&str]) -> TestServer {
+        TestServer::start_on(0, extra)
+    }
+
+    /// A server on `port` (0: any free port), as when one restarts where it was.
+    pub fn start_on(port: u16, extra: &[&str]) -> TestServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tarpon"))
-            .args(["serve", "--port", "0"])
+            .args(["serve", "--port", &port.to_string()])
             .args(extra)
             .stdout(Stdio::piped())
             // Standard error is read only where a test looks at it (the warning of --host);

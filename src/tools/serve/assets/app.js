@@ -39,6 +39,7 @@ const state = {
   review: null, // { points, moves } of the analysis game
   undo: null, // the last "Delete from here": { id, pgn, path } of the board before it
   drawOffered: false, // a draw offer made while Tarpon thinks, sent after its move
+  recovering: null, // the promise of the recovery while the server is away
   reviewController: null,
   drag: null,
 };
@@ -69,14 +70,91 @@ async function api(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch("/api/" + path, options);
+  let response;
+  try {
+    response = await fetch("/api/" + path, options);
+  } catch (error) {
+    // No answer at all: the server stopped, or is restarting.
+    throw serverLost(error);
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
+    // One of the page's own games unknown to the server: it was restarted meanwhile.
+    if (response.status === 404 && ownGameIn(path)) throw serverLost(null);
     const error = new Error(data.error || `The server answered ${response.status}`);
     error.status = response.status;
     throw error;
   }
   return data;
+}
+
+// --- When the server goes away -------------------------------------------------------------
+
+// A page outlives its server: the server may be stopped and started again (it then knows
+// none of the page's games). The page then says what happened, tries again every few
+// seconds, and once the server answers it opens its games again, or sets them up anew from
+// their moves and clocks as a reload would, and goes on where it was.
+const RECONNECT_MS = 2000;
+
+function ownGameIn(path) {
+  const id = Number((/^games\/(\d+)/.exec(path) || [])[1]);
+  return Object.values(state.games).some((g) => g && g.id === id);
+}
+
+// Starts the recovery (once, however many requests failed) and returns the error for the
+// request that found the server gone.
+function serverLost(cause) {
+  if (!state.recovering) state.recovering = recoverGames(cause === null);
+  const error = new Error(
+    cause === null
+      ? "The server was restarted and no longer had this game: setting it up again."
+      : "The server does not answer (stopped or restarting?): trying again every few seconds.",
+  );
+  error.quiet = true;
+  return error;
+}
+
+async function recoverGames(restarted) {
+  showMessage(
+    restarted
+      ? "The server was restarted and no longer had this game: setting it up again."
+      : "The server does not answer (stopped or restarting?): trying again every few seconds.",
+    "info",
+  );
+  stopAnalysis();
+  state.busy = false;
+  // Any answer of the server's, even a refusal, means it is back.
+  for (;;) {
+    try {
+      await fetch("/api/games/0", { cache: "no-store" });
+      break;
+    } catch {
+      await sleep(RECONNECT_MS);
+    }
+  }
+  const kept = { play: keptGame(state.games.play), analysis: keptGame(state.games.analysis) };
+  let setUpAgain = false;
+  for (const mode of ["play", "analysis"]) {
+    if (!kept[mode]) continue;
+    const flipped = state.orientations[mode];
+    const g = await reopen(kept[mode]);
+    if (!g) continue;
+    setUpAgain = setUpAgain || g.id !== kept[mode].id;
+    state.games[mode] = g;
+    state.views[mode] = Math.min(state.views[mode], g.ply);
+    state.orientations[mode] = flipped;
+  }
+  state.recovering = null;
+  saveState();
+  render();
+  showMessage(
+    setUpAgain
+      ? "The server is back; it had been restarted, so the games were set up again from their moves and clocks."
+      : "The server answers again.",
+    "info",
+  );
+  if (state.mode === "play") await tarponMovesIfItsTurn();
+  else restartAnalysis();
 }
 
 // Reads a stream of server-sent events from a fetch response, calling onEvent(name, data).
@@ -107,6 +185,7 @@ async function readEvents(response, onEvent) {
 async function openStream(path, signal) {
   const response = await fetch("/api/" + path, { signal });
   if (!response.ok) {
+    if (response.status === 404 && ownGameIn(path)) throw serverLost(null);
     const data = await response.json().catch(() => ({}));
     throw new Error(data.error || `The server answered ${response.status}`);
   }
@@ -114,6 +193,8 @@ async function openStream(path, signal) {
 }
 
 function showMessage(text, kind) {
+  // While the server is away, what fails says nothing new: the recovery's message stays.
+  if (state.recovering && kind !== "info") return;
   const box = $("message");
   box.textContent = text;
   box.className = "message" + (kind === "info" ? " info" : "");
@@ -1293,7 +1374,8 @@ async function startAnalysis() {
     });
   } catch (error) {
     if (error.name !== "AbortError" && state.analysis === run) {
-      showMessage(error.message);
+      // A stream cut off (TypeError) is the server going away.
+      showMessage(error instanceof TypeError ? serverLost(error).message : error.message);
     }
   }
   if (state.analysis === run) {
