@@ -1609,12 +1609,93 @@ fn the_editor_sets_up_positions_to_analyse_and_play_from() {
         "the check",
         "return document.querySelectorAll('#moves button').length === 1",
     );
+    // The side is the person's choice; the side to move is offered first.
     browser.click("#play-from-here");
+    assert_eq!(
+        browser.script(
+            "return [...document.querySelectorAll('#play-side button')].map(b => b.textContent)"
+        ),
+        serde_json::json!(["Black", "White", "Cancel"])
+    );
+    browser.click("#play-side [data-side='white']");
     browser.wait_for(
         "the game from the position shown",
         "return !document.getElementById('play-panel').hidden && state.games.play && \
          state.games.play.start_fen.startsWith('4k3/3Q4/8/8/8/8/8/4K2R b')",
     );
     let game = browser.script("return [state.games.play.human, state.games.play.start_fen]");
-    assert_eq!(game[0], "black", "{game}");
+    assert_eq!(game[0], "white", "{game}");
+    wait_for_moves(&browser, 1, "Tarpon's move, Black to move first");
+}
+
+/// The editor's controls follow its board: castling only where king and rook are home, en
+/// passant where a pawn can just have moved two squares; a position it cannot set up is
+/// said where the person looks, inside the editor.
+#[test]
+fn the_editor_offers_what_the_board_allows_and_says_what_is_wrong() {
+    needs_browser!("the_editor_offers_what_the_board_allows_and_says_what_is_wrong");
+    let (_server, browser) = open_analysis("serve-browser-editor-rights", PHONE);
+    browser.click("#edit-board");
+    let rights = "return ['K', 'Q', 'k', 'q'].map(r => { const b = document.getElementById('castle-' + r); \
+                  return b.disabled ? '-' : (b.checked ? r : '.'); }).join('')";
+    assert_eq!(browser.script(rights), "KQkq");
+    // The h1 rook off: no white short castling, its box unticked and disabled.
+    browser.click("#editor-palette [data-piece='wR']");
+    browser.click(&square("h1"));
+    assert_eq!(browser.script(rights), "-Qkq");
+    assert!(
+        browser
+            .script("return document.getElementById('fen-shown').value")
+            .as_str()
+            .unwrap()
+            .contains(" w Qkq - ")
+    );
+
+    // En passant: a white pawn on e4 with Black to move.
+    browser.click("#editor-clear");
+    for (piece, at) in [("wK", "e1"), ("bK", "e8"), ("wP", "e4"), ("bP", "d4")] {
+        browser.click(&format!("#editor-palette [data-piece='{piece}']"));
+        browser.click(&square(at));
+    }
+    browser.script(
+        "const t = document.getElementById('editor-turn'); t.value = 'b'; \
+         t.dispatchEvent(new Event('change'))",
+    );
+    assert_eq!(
+        browser
+            .script("return [...document.getElementById('editor-ep').options].map(o => o.value)"),
+        serde_json::json!(["-", "e3"])
+    );
+    browser.script(
+        "const e = document.getElementById('editor-ep'); e.value = 'e3'; \
+         e.dispatchEvent(new Event('change'))",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('fen-shown').value"),
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1"
+    );
+    browser.click("#editor-analyse");
+    browser.wait_for(
+        "the position with en passant",
+        "return state.games.analysis.start_fen === '4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1' && \
+         state.games.analysis.legal.some(m => m.uci === 'd4e3')",
+    );
+
+    // No kings: said inside the editor, in view, and the editor stays open.
+    browser.click("#edit-board");
+    browser.click("#editor-clear");
+    browser.click("#editor-analyse");
+    let shown = browser.wait_for(
+        "the editor's message",
+        "const m = document.getElementById('editor-message'); const r = m.getBoundingClientRect(); \
+         return !m.hidden && r.top >= 0 && r.bottom <= window.innerHeight && m.textContent",
+    );
+    assert!(
+        shown.as_str().unwrap().to_lowercase().contains("king"),
+        "{shown}"
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('editor').hidden"),
+        false
+    );
 }

@@ -1160,6 +1160,8 @@ function openEditor() {
   state.editor = { pieces: piecesOf(fields[0]), brush: "wP" };
   $("editor-turn").value = fields[1] === "b" ? "b" : "w";
   for (const right of "KQkq") $(`castle-${right}`).checked = fields[2].includes(right);
+  state.editorEp = fields[3] || "-";
+  showEditorMessage("");
   $("editor").hidden = false;
   $("edit-board").hidden = true;
   renderPalette();
@@ -1168,6 +1170,8 @@ function openEditor() {
 
 function closeEditor() {
   state.editor = null;
+  showEditorMessage("");
+  closePlaySide("editor-play-side", "editor-play");
   $("editor").hidden = true;
   $("edit-board").hidden = false;
   render();
@@ -1229,15 +1233,67 @@ function editorFen() {
     if (empty) row += empty;
     rows.push(row);
   }
-  const ready = { K: ["e1", "wK", "h1", "wR"], Q: ["e1", "wK", "a1", "wR"], k: ["e8", "bK", "h8", "bR"], q: ["e8", "bK", "a8", "bR"] };
   let castling = "";
   for (const right of "KQkq") {
-    const [kingAt, king, rookAt, rook] = ready[right];
+    const [kingAt, king, rookAt, rook] = CASTLING_HOMES[right];
     if ($(`castle-${right}`).checked && editor.pieces[kingAt] === king && editor.pieces[rookAt] === rook) {
       castling += right;
     }
   }
-  return `${rows.join("/")} ${$("editor-turn").value} ${castling || "-"} - 0 1`;
+  const ep = editorEnPassant().includes($("editor-ep").value) ? $("editor-ep").value : "-";
+  return `${rows.join("/")} ${$("editor-turn").value} ${castling || "-"} ${ep} 0 1`;
+}
+
+// The castling rights whose king and rook stand on their squares.
+const CASTLING_HOMES = { K: ["e1", "wK", "h1", "wR"], Q: ["e1", "wK", "a1", "wR"], k: ["e8", "bK", "h8", "bR"], q: ["e8", "bK", "a8", "bR"] };
+
+// The squares a pawn of the side not to move may just have passed over with a double step:
+// its pawn stands in front of that square, and the square and the one it came from are
+// empty.
+function editorEnPassant() {
+  const pieces = state.editor.pieces;
+  const white = $("editor-turn").value === "w";
+  const [pawn, at, over, from] = white ? ["bP", 5, 6, 7] : ["wP", 4, 3, 2];
+  return [...FILES]
+    .filter((f) => pieces[f + at] === pawn && !pieces[f + over] && !pieces[f + from])
+    .map((f) => f + over);
+}
+
+// The editor's side controls as the board allows: castling boxes only where king and rook
+// are home (unticked otherwise), en passant only on squares where it could be.
+function renderEditorRights() {
+  const pieces = state.editor.pieces;
+  for (const right of "KQkq") {
+    const [kingAt, king, rookAt, rook] = CASTLING_HOMES[right];
+    const box = $(`castle-${right}`);
+    box.disabled = !(pieces[kingAt] === king && pieces[rookAt] === rook);
+    if (box.disabled) box.checked = false;
+  }
+  const select = $("editor-ep");
+  const chosen = select.value;
+  const squares = editorEnPassant();
+  const options = ["-", ...squares];
+  if ([...select.options].map((o) => o.value).join() !== options.join()) {
+    select.textContent = "";
+    for (const square of options) {
+      const option = document.createElement("option");
+      option.value = square;
+      option.textContent = square === "-" ? "–" : square;
+      select.appendChild(option);
+    }
+  }
+  const wanted = state.editorEp || chosen;
+  state.editorEp = null;
+  select.value = options.includes(wanted) ? wanted : "-";
+  select.disabled = squares.length === 0;
+}
+
+// An error of the editor's position, shown inside the editor and scrolled into view.
+function showEditorMessage(text) {
+  const box = $("editor-message");
+  box.textContent = text;
+  box.hidden = !text;
+  if (text) box.scrollIntoView({ block: "nearest" });
 }
 
 function setEditorPlacement(placement) {
@@ -1249,17 +1305,51 @@ function setEditorPlacement(placement) {
 // pawn on the last rank: refused with its reason, and the editor stays open).
 async function analyseEdited() {
   const fen = editorFen();
-  await newAnalysisGame({ fen });
+  try {
+    await newAnalysisGame({ fen });
+  } catch (error) {
+    showEditorMessage(error.message);
+    return;
+  }
   closeEditor();
 }
 
-// A game against Tarpon from the position shown (or the editor's), the person taking the
-// side to move, with the time and strength chosen in the Play tab.
-async function playFromHere() {
+// "Play from here": first the side the person takes (the side to move is offered first).
+function askPlaySide(chooser, button) {
   const fen = state.editor ? editorFen() : shownFen();
+  const toMove = turnOf(fen);
+  const buttons = [...$(chooser).querySelectorAll("button[data-side]")];
+  // The side to move first, then the other, then Cancel.
+  buttons.sort((a, b) => rank(a) - rank(b));
+  function rank(b) {
+    return b.dataset.side === toMove ? 0 : b.dataset.side ? 1 : 2;
+  }
+  for (const b of buttons) $(chooser).appendChild(b);
+  $(chooser).hidden = false;
+  $(button).hidden = true;
+}
+
+function closePlaySide(chooser, button) {
+  $(chooser).hidden = true;
+  $(button).hidden = false;
+}
+
+// A game against Tarpon from the position shown (or the editor's), the person taking
+// `side`, with the time and strength chosen in the Play tab. The server judges an edited
+// position first (a king missing: refused, and the editor stays open with the reason).
+async function playFromHere(side) {
+  const fen = state.editor ? editorFen() : shownFen();
+  if (state.editor) {
+    try {
+      await api("POST", "position", { fen });
+    } catch (error) {
+      showEditorMessage(error.message);
+      return;
+    }
+    closeEditor();
+  }
   state.startFen = fen;
-  $("color").value = fen.split(" ")[1] === "b" ? "black" : "white";
-  if (state.editor) closeEditor();
+  $("color").value = side;
   await setMode("play");
   await askNewPlayGame();
 }
@@ -1726,6 +1816,7 @@ function render() {
   renderMoves();
   renderPgn();
   renderGraph();
+  if (state.editor) renderEditorRights();
   $("fen-shown").value = g ? (state.editor ? editorFen() : shownFen()) : "";
   $("evalbar").classList.toggle("flipped", state.flipped);
   drawArrows(state.arrows || []);
@@ -1865,9 +1956,19 @@ function init() {
   $("editor-start").addEventListener("click", () => setEditorPlacement(START_PLACEMENT));
   $("editor-clear").addEventListener("click", () => setEditorPlacement("8/8/8/8/8/8/8/8"));
   $("editor-analyse").addEventListener("click", guarded(analyseEdited));
-  $("editor-play").addEventListener("click", guarded(playFromHere));
-  $("play-from-here").addEventListener("click", guarded(playFromHere));
-  for (const id of ["editor-turn", "castle-K", "castle-Q", "castle-k", "castle-q"]) {
+  for (const [chooser, button] of [["editor-play-side", "editor-play"], ["play-side", "play-from-here"]]) {
+    $(button).addEventListener("click", () => askPlaySide(chooser, button));
+    $(chooser).addEventListener(
+      "click",
+      guarded(async (event) => {
+        const side = event.target.dataset.side;
+        if (side === undefined) return;
+        closePlaySide(chooser, button);
+        if (side) await playFromHere(side);
+      }),
+    );
+  }
+  for (const id of ["editor-turn", "castle-K", "castle-Q", "castle-k", "castle-q", "editor-ep"]) {
     $(id).addEventListener("change", render);
   }
   $("promote-variation").addEventListener("click", guarded(() => changeVariation("promote")));
