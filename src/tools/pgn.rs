@@ -564,7 +564,10 @@ impl GameReader {
                 None => current.line.comments.push(text),
             },
             Token::Nag(nag) => {
-                if let Some(last) = current.line.moves.last_mut() {
+                // Once each: `b5?! $6` (a glyph and its number) is one annotation, not two.
+                if let Some(last) = current.line.moves.last_mut()
+                    && !last.nags.contains(&nag)
+                {
                     last.nags.push(nag);
                 }
             }
@@ -911,6 +914,18 @@ comment over two lines} 1-0
             text.contains("1. e4 { best by test } 1... e5 $6 (1... c5 2. Nf3) 2. Nf3 *"),
             "{text}"
         );
+    }
+
+    /// A glyph and the same NAG by number are one annotation: read once, written once.
+    #[test]
+    fn an_annotation_given_twice_is_kept_once() {
+        let game = read_games("1. e4 b5?! $6 2. Bxb5 $1 ! *")
+            .unwrap()
+            .remove(0);
+        assert_eq!(game.moves[1].nags, [6]);
+        assert_eq!(game.moves[2].nags, [1]);
+        let written = write_game(&game);
+        assert!(written.contains("1. e4 b5 $6 2. Bxb5 $1 *"), "{written}");
     }
 
     #[test]

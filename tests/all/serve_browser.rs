@@ -803,6 +803,54 @@ fn a_restarted_server_is_found_again_and_the_game_goes_on() {
     wait_for_moves(&browser, 6, "Tarpon's answer after the quiet restart");
 }
 
+/// After a reload the new-game menus show the kept game's settings (not the page's
+/// defaults), and the strength menu lists each rating once.
+#[test]
+fn a_reload_shows_the_games_settings_in_the_menus() {
+    needs_browser!("a_reload_shows_the_games_settings_in_the_menus");
+    let (server, browser) = open_play("serve-browser-menus", DESKTOP);
+    let strengths = browser
+        .script("return [...document.getElementById('strength').options].map(o => o.textContent)");
+    let strengths: Vec<&str> = strengths
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(strengths[0], "Full strength");
+    assert_eq!(strengths[1..].first(), Some(&"Elo 800"));
+    assert_eq!(strengths.last(), Some(&"Elo 2800"));
+    assert_eq!(strengths.len(), 22, "{strengths:?}");
+    assert!(
+        !strengths.iter().any(|s| s.starts_with("Level")),
+        "{strengths:?}"
+    );
+
+    browser.script(
+        "document.getElementById('time').value = 'clock:3+2'; \
+         document.getElementById('strength').value = 'elo:1400'",
+    );
+    browser.click("#new-game-button");
+    browser.wait_for(
+        "the 3+2 game",
+        "return state.games.play.clock && state.games.play.clock.base_ms === 180000 && \
+         state.games.play.elo === 1400",
+    );
+    browser.goto(&server.url);
+    browser.wait_for(
+        "the page after the reload",
+        "return state.games.play && document.querySelectorAll('#board .square img').length === 32",
+    );
+    assert_eq!(
+        browser.script(
+            "return [document.getElementById('time').value, \
+             document.getElementById('strength').value, document.getElementById('color').value]"
+        ),
+        serde_json::json!(["clock:3+2", "elo:1400", "white"]),
+        "the menus after the reload"
+    );
+}
+
 /// Two tabs on one game stay in step: a move or a new game in one shows in the other, and a
 /// move made in a tab that still shows an earlier position is refused, not played into the
 /// game's real position.
@@ -1021,7 +1069,9 @@ fn the_analysis_board_behaves() {
         "the analysis",
         "return document.querySelectorAll('#lines li').length > 0",
     );
-    browser.click("#review");
+    // Clicked from a script: the lines above the button are redrawn at every iteration,
+    // and a pointer click can land where the button was a moment before.
+    browser.script("document.getElementById('review').click()");
     browser.wait_for(
         "the graph",
         "return document.querySelectorAll('#graph circle.mark').length > 0",
@@ -1487,6 +1537,25 @@ fn the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer() {
     );
     let tip = tip.as_str().unwrap_or_default();
     assert!(tip.contains("Nf3#") && tip.contains("#"), "{tip}");
+    // Each marked move says in the list what was better: no pointer needed.
+    let notes = browser.script(
+        "return [...document.querySelectorAll('#moves .best-note')].map(n => n.textContent)",
+    );
+    let marked =
+        browser.script("return document.querySelectorAll('#moves button[class*=mark-]').length");
+    let notes = notes.as_array().unwrap();
+    assert!(!notes.is_empty(), "no note of a better move");
+    assert!(
+        notes.len() as u64 <= marked.as_u64().unwrap()
+            && notes.iter().all(|n| {
+                let n = n.as_str().unwrap();
+                ["Inaccuracy: ", "Mistake: ", "Blunder: "]
+                    .iter()
+                    .any(|w| n.starts_with(w))
+                    && n.contains("best was ")
+            }),
+        "{notes:?}"
+    );
 }
 
 /// A game that has barely begun is aborted with a button; a draw offer asks first (before,

@@ -14,8 +14,10 @@ const EXPECTED_SCORE_K = 0.00368208;
 const FILES = "abcdefgh";
 const PIECE_NAMES = { k: "K", q: "Q", r: "R", b: "B", n: "N", p: "P" };
 const PROMOTION_PIECES = ["q", "r", "b", "n"];
-const STRENGTH_ELOS = [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2400, 2600];
-const SKILL_LEVELS = 20;
+// The ratings offered, one scale (the UCI `Skill Level`s 0-19 are the same ratings, 800 to
+// 2700, so they are not offered twice): the server's range (ELO_MIN, ELO_MAX) by 100.
+const STRENGTH_ELO_MIN = 800;
+const STRENGTH_ELO_MAX = 2800;
 
 const $ = (id) => document.getElementById(id);
 
@@ -354,6 +356,7 @@ async function restore() {
     state.orientations[mode] = Boolean(orientations[mode]);
   }
   if (play) state.views.play = play.ply;
+  showGameSettings(play);
   if (kept.mode === "analysis" && analysis) await setMode("analysis");
   if (!play) return newPlayGame();
   render();
@@ -864,6 +867,8 @@ function renderStatus() {
 
 // --- Moves and PGN --------------------------------------------------------------------------
 
+const MARK_WORDS = { "?!": "Inaccuracy", "?": "Mistake", "??": "Blunder" };
+
 function markClass(mark) {
   return { "?!": "mark-inaccuracy", "?": "mark-mistake", "??": "mark-blunder" }[mark] || "";
 }
@@ -997,10 +1002,20 @@ function renderMoves() {
     column = white ? 1 : 0;
     const comment = commentText(node.comments);
     const siblings = nodes.get(at).children;
-    if (comment || siblings.length > 1) {
+    // A marked move of a reviewed game says what was better, in the list itself (a phone
+    // has no pointer to hover with).
+    const judged = review ? review.moves[onLine.get(node.id) - 1] : null;
+    const better = judged && judged.mark && judged.best ? judged : null;
+    if (comment || siblings.length > 1 || better) {
       if (column === 1) box.appendChild(ellipsis());
       column = 0;
       appendBranch(box, (row) => {
+        if (better) {
+          const note = document.createElement("span");
+          note.className = `best-note ${markClass(better.mark)}`;
+          note.textContent = `${MARK_WORDS[better.mark]}: best was ${better.best}. `;
+          row.appendChild(note);
+        }
         if (comment) appendComment(row, comment);
         for (let i = 1; i < siblings.length; i++) {
           appendVariation(row, (inner) => renderLine(inner, at, i));
@@ -1791,18 +1806,36 @@ async function analysePlayedGame() {
 
 function fillStrengths() {
   const select = $("strength");
-  const full = new Option("Full strength", "full");
-  select.appendChild(full);
+  select.appendChild(new Option("Full strength", "full"));
   const elos = document.createElement("optgroup");
-  elos.label = "Rating (UCI_Elo)";
-  for (const elo of STRENGTH_ELOS) elos.appendChild(new Option(`Elo ${elo}`, `elo:${elo}`));
-  select.appendChild(elos);
-  const levels = document.createElement("optgroup");
-  levels.label = "Skill Level";
-  for (let level = 0; level < SKILL_LEVELS; level++) {
-    levels.appendChild(new Option(`Level ${level}`, `level:${level}`));
+  elos.label = "A player rated";
+  for (let elo = STRENGTH_ELO_MIN; elo <= STRENGTH_ELO_MAX; elo += 100) {
+    elos.appendChild(new Option(`Elo ${elo}`, `elo:${elo}`));
   }
-  select.appendChild(levels);
+  select.appendChild(elos);
+}
+
+// Sets `select` to `value`, adding the option (labelled `label`) if the menu lacks it: a
+// game set up by a script or an older page may have settings the menu does not list.
+function chooseOption(select, value, label) {
+  if (![...select.options].some((o) => o.value === value)) select.appendChild(new Option(label, value));
+  select.value = value;
+}
+
+// After a reload the new-game menus show the settings of the game against Tarpon that was
+// kept, as they were when it began, so that "New game" plays another game like it.
+function showGameSettings(g) {
+  if (!g || g.mode !== "play") return;
+  $("color").value = g.human;
+  if (g.clock) {
+    const minutes = g.clock.base_ms / 60000;
+    const increment = g.clock.increment_ms / 1000;
+    chooseOption($("time"), `clock:${minutes}+${increment}`, `${minutes} + ${increment}`);
+  } else {
+    chooseOption($("time"), `move:${g.movetime_ms}`, `${g.movetime_ms / 1000} s per move`);
+  }
+  if (g.elo) chooseOption($("strength"), `elo:${g.elo}`, `Elo ${g.elo}`);
+  else $("strength").value = "full";
 }
 
 function render() {
