@@ -1449,6 +1449,81 @@ fn stale_output_goes_and_the_buttons_follow_the_game() {
     );
 }
 
+/// Presses `key` on the page (the keydown event a real key sends to the page's body).
+fn press(browser: &Browser, key: &str) {
+    browser.script(&format!(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', {{ key: {key:?}, bubbles: true }}))"
+    ));
+}
+
+/// The keys lichess players know: arrows through the moves and between variations, `l`
+/// for the engine, Space for its best move, `?` for the list of keys; the mouse wheel
+/// over the board steps through the moves.
+#[test]
+fn keys_and_the_wheel_move_through_the_game() {
+    needs_browser!("keys_and_the_wheel_move_through_the_game");
+    let (_server, browser) = open_analysis("serve-browser-keys", DESKTOP);
+    paste_pgn(&browser, ANNOTATED_PGN);
+    browser.wait_for(
+        "the pasted game",
+        "return state.games.analysis.white === 'Ann Example'",
+    );
+    let shown =
+        "const c = document.querySelector('#moves button.current'); return c ? c.textContent : ''";
+    press(&browser, "Home");
+    press(&browser, "ArrowRight");
+    press(&browser, "ArrowRight");
+    browser.wait_for(
+        "1... e5 shown",
+        "const c = document.querySelector('#moves button.current'); return c && c.textContent === 'e5'",
+    );
+    press(&browser, "ArrowDown");
+    browser.wait_for(
+        "the variation 1... c5",
+        "const c = document.querySelector('#moves button.current'); return c && c.textContent === 'c5'",
+    );
+    press(&browser, "ArrowUp");
+    browser.wait_for(
+        "back to 1... e5",
+        "const c = document.querySelector('#moves button.current'); return c && c.textContent === 'e5'",
+    );
+    // The wheel: a notch up is a move back.
+    browser.script(
+        "document.getElementById('board').dispatchEvent(new WheelEvent('wheel', \
+         { deltaY: -100, bubbles: true, cancelable: true }))",
+    );
+    browser.wait_for("1. e4 shown after the wheel", "return state.view === 1");
+    assert_eq!(browser.script(shown), "e4!");
+
+    // `?` shows the keys, Escape hides them.
+    press(&browser, "?");
+    assert_eq!(
+        browser.script("return document.getElementById('shortcuts').hidden"),
+        false
+    );
+    press(&browser, "Escape");
+    assert_eq!(
+        browser.script("return document.getElementById('shortcuts').hidden"),
+        true
+    );
+
+    // `l` starts the engine; Space plays its best move.
+    press(&browser, "l");
+    browser.wait_for(
+        "the analysis",
+        "return state.analysisWanted && state.arrows && state.arrows.length > 0 && \
+         state.analysisFen === analysedFen()",
+    );
+    let best = browser.script("return state.arrows[0]");
+    press(&browser, " ");
+    browser.wait_for(
+        "the best move played",
+        &format!("return state.view === 2 && state.games.analysis.moves[1].uci === {best}"),
+    );
+    press(&browser, "l");
+    assert_eq!(browser.script("return state.analysisWanted"), false);
+}
+
 /// The engine lines' first moves are arrows on the board (the best one first), and a
 /// click on a move of a line plays the line up to it.
 #[test]

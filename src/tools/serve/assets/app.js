@@ -1871,25 +1871,64 @@ function render() {
   $("forward").disabled = $("last").disabled = !g || state.view === g.ply;
 }
 
+// The keys lichess players know (the list is in the page: `?` shows it).
 function onKey(event) {
-  if (event.target.matches("input, textarea, select")) return;
+  if (event.target.matches("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === "Escape") {
     closePromotion();
+    $("shortcuts").hidden = true;
     return;
   }
   const g = game();
   if (!g) return;
+  const analysis = state.mode === "analysis";
   const keys = {
     ArrowLeft: () => goTo(state.view - 1),
     ArrowRight: () => goTo(state.view + 1),
+    ArrowUp: () => otherVariation(-1),
+    ArrowDown: () => otherVariation(1),
     Home: () => goTo(0),
     End: () => goTo(g.ply),
     f: () => flip(),
+    l: () => analysis && toggleAnalysis(),
+    " ": () => analysis && playBestMove(),
+    "?": () => {
+      $("shortcuts").hidden = !$("shortcuts").hidden;
+    },
   };
   if (keys[event.key]) {
     event.preventDefault();
-    keys[event.key]();
+    guarded(keys[event.key])();
   }
+}
+
+// Up and Down: the move shown changes to the previous or next one played at the same point
+// (its siblings in the tree), as in lichess's analysis board.
+async function otherVariation(step) {
+  const g = game();
+  if (!g || state.view === 0) return;
+  const nodes = new Map(g.tree.map((n) => [n.id, n]));
+  const current = g.line[state.view - 1];
+  const siblings = nodes.get(nodes.get(current).parent).children;
+  const next = siblings[siblings.indexOf(current) + step];
+  if (next !== undefined) await selectNode(next);
+}
+
+// Space: Tarpon's best move in the position shown, from the analysis running (or shown).
+async function playBestMove() {
+  const best = state.analysisFen === analysedFen() && state.arrows && state.arrows[0];
+  if (best && !state.busy) await sendMove(best);
+}
+
+// The mouse wheel over the board steps through the moves, a move a notch.
+let wheelAt = 0;
+function onWheel(event) {
+  if (!game() || state.editor) return;
+  event.preventDefault();
+  const now = performance.now();
+  if (now - wheelAt < 60) return;
+  wheelAt = now;
+  goTo(state.view + (event.deltaY > 0 ? 1 : -1));
 }
 
 function flip() {
@@ -1917,6 +1956,7 @@ function init() {
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("keydown", onKey);
+  $("board").addEventListener("wheel", onWheel, { passive: false });
   $("tab-play").addEventListener("click", guarded(() => setMode("play")));
   $("tab-analyse").addEventListener("click", guarded(() => setMode("analysis")));
   $("new-game").addEventListener("submit", guarded(askNewPlayGame));
