@@ -1449,6 +1449,72 @@ fn stale_output_goes_and_the_buttons_follow_the_game() {
     );
 }
 
+/// Moves are heard (a knock, a capture, a check, the end), unless the sound is turned off,
+/// which a reload keeps; each player's row shows the material it is up.
+#[test]
+fn moves_are_heard_and_the_material_shown() {
+    needs_browser!("moves_are_heard_and_the_material_shown");
+    let (server, browser) = open_play("serve-browser-sound", DESKTOP);
+    assert_eq!(
+        browser.script("return document.getElementById('sound').textContent"),
+        "Sound on"
+    );
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. e4");
+    assert_eq!(
+        browser.script("return window.soundsPlayed"),
+        serde_json::json!(["move", "move"])
+    );
+    browser.click("#sound");
+    browser.click(&square("d2"));
+    browser.click(&square("d4"));
+    wait_for_moves(&browser, 4, "Tarpon's answer to 2. d4");
+    assert_eq!(
+        browser.script("return window.soundsPlayed.length"),
+        2,
+        "sounds after Sound off"
+    );
+    browser.goto(&server.url);
+    wait_for_moves(&browser, 4, "the game after the reload");
+    assert_eq!(
+        browser.script("return document.getElementById('sound').textContent"),
+        "Sound off"
+    );
+    browser.click("#sound");
+
+    // Material: White a knight up, shown beside White only; stepping forward onto a
+    // capture sounds like one.
+    browser.click("#tab-analyse");
+    browser.type_into("#fen-input", "4k3/8/8/3p4/4P3/8/8/3NK3 w - - 0 1");
+    browser.click("#fen-button");
+    browser.wait_for(
+        "the position",
+        "return document.querySelectorAll('#board .square img').length === 5",
+    );
+    assert_eq!(
+        browser.script(
+            "return [document.querySelector('#player-bottom .material').textContent, \
+             document.querySelector('#player-top .material').textContent]"
+        ),
+        serde_json::json!(["♞+3", ""])
+    );
+    browser.click(&square("e4"));
+    browser.click(&square("d5"));
+    browser.wait_for(
+        "the capture",
+        "return document.querySelectorAll('#moves button').length === 1",
+    );
+    assert_eq!(
+        browser.script("return window.soundsPlayed[window.soundsPlayed.length - 1]"),
+        "capture"
+    );
+    assert_eq!(
+        browser.script("return document.querySelector('#player-bottom .material').textContent"),
+        "♞♟+4"
+    );
+}
+
 /// Presses `key` on the page (the keydown event a real key sends to the page's body).
 fn press(browser: &Browser, key: &str) {
     browser.script(&format!(

@@ -209,6 +209,12 @@ function setGame(mode, data, keepView) {
   const old = state.games[mode];
   state.games[mode] = data;
   announce(mode, old, data);
+  // In a game against Tarpon a move just made (by either side) or the end is heard (on an
+  // analysis board, `sendMove` and the steps forward make the sounds).
+  if (old && old.id === data.id && mode === "play" && state.mode === "play") {
+    if (data.ply > old.ply) playSound(soundOfMove(data, data.ply));
+    else if (old.status === "playing" && data.status === "over") playSound("end");
+  }
   // Each game is shown as it starts: a new one does not keep the last one's orientation.
   if (!old || old.id !== data.id) state.orientations[mode] = data.human === "black";
   // A review stays with its game (it is shown while the line it reviewed is).
@@ -519,6 +525,7 @@ async function sendMove(uci) {
     // shows the position after the move, not the line's end.
     if (g.mode === "analysis") state.view = body.at + 1;
     setGame(state.mode, data, g.mode === "analysis");
+    if (g.mode === "analysis") playSound(soundOfMove(data, state.view));
     if (state.mode === "play") await tarponMovesIfItsTurn();
     else restartAnalysis();
   } catch (error) {
@@ -797,6 +804,112 @@ function clockText(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+// --- Material and sounds ----------------------------------------------------------------------
+
+const MATERIAL_ORDER = ["q", "r", "b", "n", "p"];
+const MATERIAL_VALUES = { q: 9, r: 5, b: 3, n: 3, p: 1 };
+// The pieces a side is up, drawn as the other side's pieces it has taken (as on lichess).
+const TAKEN_GLYPHS = { white: { q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" }, black: { q: "♕", r: "♖", b: "♗", n: "♘", p: "♙" } };
+
+// Beside each player: the pieces it is up, type by type, and by how much in pawns.
+function renderMaterial(box, color) {
+  box.textContent = "";
+  const g = game();
+  if (!g) return;
+  const placement = (state.editor ? editorFen() : shownFen()).split(" ")[0];
+  const count = { white: {}, black: {} };
+  for (const c of placement) {
+    const kind = c.toLowerCase();
+    if (!(kind in MATERIAL_VALUES)) continue;
+    const side = c === kind ? "black" : "white";
+    count[side][kind] = (count[side][kind] || 0) + 1;
+  }
+  const other = color === "white" ? "black" : "white";
+  let text = "";
+  let score = 0;
+  for (const kind of MATERIAL_ORDER) {
+    const up = (count[color][kind] || 0) - (count[other][kind] || 0);
+    score += up * MATERIAL_VALUES[kind];
+    if (up > 0) text += TAKEN_GLYPHS[color][kind].repeat(up);
+  }
+  box.textContent = text;
+  if (score > 0) {
+    const ahead = document.createElement("span");
+    ahead.className = "ahead";
+    ahead.textContent = `+${score}`;
+    box.appendChild(ahead);
+  }
+  box.dataset.score = String(score);
+}
+
+// Move sounds, made by the browser (no file to download): a short knock for a move, a
+// lower and louder one for a capture, two quick high notes for a check, a chord at the end
+// of a game. Off with the Sound button (kept in the browser's storage).
+const SOUND_KEY = "tarpon-sound";
+let audio = null;
+window.soundsPlayed = [];
+
+function soundOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+function toggleSound() {
+  try {
+    localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+  } catch {
+    // No storage: the setting lasts until the page is left.
+  }
+  renderSoundButton();
+}
+
+function renderSoundButton() {
+  const on = soundOn();
+  $("sound").textContent = on ? "Sound on" : "Sound off";
+  $("sound").setAttribute("aria-pressed", String(on));
+}
+
+function playSound(name) {
+  if (!soundOn()) return;
+  window.soundsPlayed.push(name);
+  try {
+    audio = audio || new AudioContext();
+  } catch {
+    return;
+  }
+  const notes = {
+    move: [[420, 0, 0.06, 0.25]],
+    capture: [[260, 0, 0.09, 0.4]],
+    check: [[880, 0, 0.07, 0.25], [1175, 0.08, 0.08, 0.25]],
+    end: [[523, 0, 0.35, 0.2], [659, 0, 0.35, 0.2], [784, 0, 0.35, 0.2]],
+  }[name];
+  const start = audio.currentTime;
+  for (const [frequency, at, length, volume] of notes) {
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.type = name === "end" ? "sine" : "triangle";
+    tone.frequency.value = frequency;
+    gain.gain.setValueAtTime(volume, start + at);
+    gain.gain.exponentialRampToValueAtTime(0.001, start + at + length);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(start + at);
+    tone.stop(start + at + length);
+  }
+}
+
+// The sound of the move that led to ply `ply` of `g` (or of its end).
+function soundOfMove(g, ply) {
+  if (ply === g.ply && g.status === "over" && g.mode === "play") return "end";
+  if (g.checks[ply]) return "check";
+  const move = g.moves[ply - 1];
+  const before = piecesOf(g.fens[ply - 1]);
+  const capture = move && (before[move.to] || (move.san && move.san.includes("x")));
+  return capture ? "capture" : "move";
+}
+
 function renderPlayers() {
   const g = game();
   const bottomColor = state.flipped ? "black" : "white";
@@ -812,6 +925,7 @@ function renderPlayers() {
       name = g.human === color ? "You" : g.elo ? `Tarpon (Elo ${g.elo})` : "Tarpon";
     }
     box.querySelector(".name").textContent = name;
+    renderMaterial(box.querySelector(".material"), color);
     const clock = box.querySelector(".clock");
     clock.className = "clock";
     if (g && g.clock) {
@@ -1769,6 +1883,7 @@ function goTo(ply) {
   if (!g) return;
   const clamped = Math.max(0, Math.min(g.ply, ply));
   if (clamped === state.view) return;
+  if (clamped === state.view + 1) playSound(soundOfMove(g, clamped));
   state.view = clamped;
   state.selected = null;
   saveState();
@@ -1956,6 +2071,8 @@ function init() {
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("keydown", onKey);
+  $("sound").addEventListener("click", toggleSound);
+  renderSoundButton();
   $("board").addEventListener("wheel", onWheel, { passive: false });
   $("tab-play").addEventListener("click", guarded(() => setMode("play")));
   $("tab-analyse").addEventListener("click", guarded(() => setMode("analysis")));
