@@ -1515,6 +1515,85 @@ fn moves_are_heard_and_the_material_shown() {
     );
 }
 
+/// Premoves: a move set during Tarpon's turn is played as soon as Tarpon has moved when it
+/// is legal then, dropped when it is not, and a click cancels one.
+#[test]
+fn premoves_are_played_when_tarpon_has_moved() {
+    needs_browser!("premoves_are_played_when_tarpon_has_moved");
+    let (_server, browser) = open_play("serve-browser-premove", DESKTOP);
+    browser.script(
+        "api('POST', 'games', { mode: 'play', color: 'white', movetime_ms: 1500 }) \
+         .then((data) => setGame('play', data))",
+    );
+    browser.wait_for(
+        "the slower game",
+        "return state.games.play.movetime_ms === 1500",
+    );
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    browser.wait_for("Tarpon thinking", "return state.busy");
+    browser.click(&square("g1"));
+    browser.click(&square("f3"));
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#board .premove').length"),
+        2,
+        "the premove is shown"
+    );
+    browser.wait_for(
+        "the premove played and answered",
+        "return state.games.play.ply === 4 && !state.busy",
+    );
+    assert_eq!(
+        browser.script("return state.games.play.moves[2].san"),
+        "Nf3"
+    );
+
+    // A premove that cannot be legal is dropped: nothing is sent.
+    browser.click(&square("d2"));
+    browser.click(&square("d4"));
+    browser.wait_for(
+        "Tarpon thinking again",
+        "return state.busy && state.games.play.ply === 5",
+    );
+    browser.click(&square("e1"));
+    browser.click(&square("e3"));
+    browser.wait_for(
+        "Tarpon's move, the premove dropped",
+        "return state.games.play.ply === 6 && !state.busy && !state.premove",
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(browser.script("return state.games.play.ply"), 6);
+    assert_eq!(
+        browser.script("return document.getElementById('message').hidden"),
+        true
+    );
+
+    // A click cancels a premove.
+    browser.click(&square("b1"));
+    browser.click(&square("c3"));
+    browser.wait_for(
+        "Tarpon thinking once more",
+        "return state.busy && state.games.play.ply === 7",
+    );
+    browser.click(&square("a2"));
+    browser.click(&square("a3"));
+    assert!(
+        browser
+            .script("return state.premove !== null")
+            .as_bool()
+            .unwrap()
+    );
+    browser.click(&square("h7"));
+    assert_eq!(
+        browser.script("return state.premove"),
+        serde_json::Value::Null
+    );
+    browser.wait_for(
+        "Tarpon's move, nothing premoved",
+        "return state.games.play.ply === 8 && !state.busy",
+    );
+}
+
 /// Presses `key` on the page (the keydown event a real key sends to the page's body).
 fn press(browser: &Browser, key: &str) {
     browser.script(&format!(

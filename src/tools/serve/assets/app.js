@@ -42,6 +42,8 @@ const state = {
   undo: null, // the last "Delete from here": { id, pgn, path } of the board before it
   drawOffered: false, // a draw offer made while Tarpon thinks, sent after its move
   recovering: null, // the promise of the recovery while the server is away
+  premove: null, // { from, to }: the person's move set during Tarpon's turn
+  premoveFrom: null, // the square of the piece picked up for a premove
   reviewController: null,
   drag: null,
 };
@@ -469,6 +471,11 @@ async function tarponMovesIfItsTurn() {
     const data = await api("POST", `games/${g.id}/reply`);
     state.busy = false;
     setGame("play", data);
+    if (state.premove) {
+      await playPremove();
+      return;
+    }
+    state.premoveFrom = null;
   } catch (error) {
     state.busy = false;
     await refresh();
@@ -483,8 +490,10 @@ async function tarponMovesIfItsTurn() {
 // Sends the person's draw offer; Tarpon answers at once (it is the person's turn).
 async function sendDrawOffer() {
   const g = state.games.play;
+  // Still Tarpon's turn (a premove was played): the offer waits for its next move.
+  if (g && g.status === "playing" && tarponToMove(g)) return render();
   state.drawOffered = false;
-  if (!g || g.status !== "playing" || tarponToMove(g)) return render();
+  if (!g || g.status !== "playing") return render();
   state.busy = true;
   render();
   try {
@@ -630,6 +639,10 @@ function renderBoard() {
       square.dataset.square = name;
       if (last && (last.from === name || last.to === name)) square.classList.add("last");
       if (state.selected === name) square.classList.add("selected");
+      if (state.premoveFrom === name) square.classList.add("premove-from");
+      if (state.premove && (state.premove.from === name || state.premove.to === name)) {
+        square.classList.add("premove");
+      }
       if (inCheck === name) square.classList.add("check");
       if (targets.has(name)) square.classList.add("target");
       const piece = pieces[name];
@@ -664,7 +677,60 @@ function squareFromPoint(x, y) {
 }
 
 // A click (or a drop) on `name`: select a piece, or move the selected one there.
+// --- Premoves ----------------------------------------------------------------------------
+
+// During Tarpon's turn the person may pick up a piece and set its move (as on lichess): it is
+// played the moment Tarpon has moved, if it is legal then, and dropped otherwise. A click
+// anywhere while one is set (or a right click, or Escape) cancels it.
+function canPremove() {
+  const g = game();
+  return Boolean(
+    g && g.mode === "play" && g.status === "playing" && !state.editor && state.view === g.ply && g.turn !== g.human,
+  );
+}
+
+function choosePremove(name) {
+  const g = game();
+  const pieces = piecesOf(g.fen);
+  const own = (square) => Boolean(pieces[square]) && pieces[square][0] === g.human[0];
+  if (state.premove) {
+    cancelPremove();
+    return;
+  }
+  const from = state.premoveFrom;
+  if (from && from !== name && !own(name)) {
+    state.premove = { from, to: name };
+    state.premoveFrom = null;
+  } else {
+    state.premoveFrom = own(name) && from !== name ? name : null;
+  }
+  render();
+}
+
+function cancelPremove() {
+  state.premove = null;
+  state.premoveFrom = null;
+  render();
+}
+
+// After Tarpon's move: the premove set, if it is a legal move now (a pawn reaching the last
+// rank becomes a queen).
+async function playPremove() {
+  const premove = state.premove;
+  state.premove = null;
+  state.premoveFrom = null;
+  const g = state.games.play;
+  if (!premove || !g || g.status !== "playing" || g.turn !== g.human) return render();
+  const castle = castlingOnto(g.legal, premove.from, premove.to);
+  const move =
+    castle ||
+    g.legal.find((m) => m.from === premove.from && m.to === premove.to && (m.uci.length === 4 || m.uci.endsWith("q")));
+  if (!move) return render();
+  await sendMove(move.uci);
+}
+
 function chooseSquare(name) {
+  if (canPremove()) return choosePremove(name);
   if (!canMove()) return;
   const legal = shownLegal();
   const from = state.selected;
@@ -747,6 +813,18 @@ function onPointerDown(event) {
     editSquare(square.dataset.square);
     return;
   }
+  if (square && event.button === 2 && (state.premove || state.premoveFrom)) {
+    event.preventDefault();
+    cancelPremove();
+    return;
+  }
+  if (square && canPremove() && event.button <= 0) {
+    event.preventDefault();
+    choosePremove(square.dataset.square);
+    // A premove can be dragged too: where the pointer is let go sets it.
+    if (state.premoveFrom) state.premoveDrag = { from: state.premoveFrom };
+    return;
+  }
   if (!square || !canMove() || event.button > 0) return;
   const name = square.dataset.square;
   const castling = state.selected && castlingOnto(shownLegal(), state.selected, name);
@@ -780,6 +858,13 @@ function onPointerMove(event) {
 }
 
 function onPointerUp(event) {
+  const premoveDrag = state.premoveDrag;
+  state.premoveDrag = null;
+  if (premoveDrag) {
+    const to = squareFromPoint(event.clientX, event.clientY);
+    if (to && to !== premoveDrag.from && state.premoveFrom === premoveDrag.from) choosePremove(to);
+    return;
+  }
   const drag = state.drag;
   if (!drag) return;
   state.drag = null;
@@ -1992,6 +2077,7 @@ function onKey(event) {
   if (event.key === "Escape") {
     closePromotion();
     $("shortcuts").hidden = true;
+    if (state.premove || state.premoveFrom) cancelPremove();
     return;
   }
   const g = game();
@@ -2074,6 +2160,8 @@ function init() {
   $("sound").addEventListener("click", toggleSound);
   renderSoundButton();
   $("board").addEventListener("wheel", onWheel, { passive: false });
+  // A right click on the board cancels a premove, not opens the browser's menu.
+  $("board").addEventListener("contextmenu", (event) => event.preventDefault());
   $("tab-play").addEventListener("click", guarded(() => setMode("play")));
   $("tab-analyse").addEventListener("click", guarded(() => setMode("analysis")));
   $("new-game").addEventListener("submit", guarded(askNewPlayGame));
