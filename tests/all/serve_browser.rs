@@ -1591,6 +1591,87 @@ fn premoves_are_played_when_tarpon_has_moved() {
     );
 }
 
+/// The board takes the room there is (most of a 1920 x 1080 window, the width of a phone),
+/// can be made smaller or larger by its corner, a size and the coordinates' choice that a
+/// reload keeps; engine lines take one row each and the move list has room.
+#[test]
+fn the_board_fills_the_window_and_can_be_resized() {
+    needs_browser!("the_board_fills_the_window_and_can_be_resized");
+    let (server, browser) = open_play("serve-browser-size", (1920, 1080));
+    let width = || {
+        browser
+            .script("return document.getElementById('board').getBoundingClientRect().width")
+            .as_f64()
+            .unwrap()
+    };
+    // The window's height less the header, the players' rows and the buttons: about 740 px.
+    assert!(width() >= 720.0, "the board on 1920 x 1080: {} px", width());
+
+    // The corner dragged to 500 px, kept over a reload; a double click: back to the fit.
+    browser.script(
+        "const r = document.getElementById('resize'); const b = document.querySelector('.board-box').getBoundingClientRect(); \
+         r.dispatchEvent(new PointerEvent('pointerdown', { clientX: b.right, clientY: b.bottom, bubbles: true })); \
+         window.dispatchEvent(new PointerEvent('pointermove', { clientX: b.left + 500, clientY: b.top + 500 })); \
+         window.dispatchEvent(new PointerEvent('pointerup', { clientX: b.left + 500, clientY: b.top + 500 }))",
+    );
+    assert!(
+        (width() - 500.0).abs() <= 2.0,
+        "after the drag: {} px",
+        width()
+    );
+    browser.click("#coords");
+    browser.goto(&server.url);
+    browser.wait_for(
+        "the page after the reload",
+        "return document.querySelectorAll('#board .square img').length === 32",
+    );
+    assert!(
+        (width() - 500.0).abs() <= 2.0,
+        "after the reload: {} px",
+        width()
+    );
+    assert_eq!(
+        browser.script("return getComputedStyle(document.querySelector('#board .coord')).display"),
+        "none",
+        "coordinates off, kept over the reload"
+    );
+    browser.script("document.getElementById('resize').dispatchEvent(new MouseEvent('dblclick', { bubbles: true }))");
+    assert!(width() >= 720.0, "after the double click: {} px", width());
+
+    // Lines of one row each, a move list with room.
+    browser.click("#tab-analyse");
+    paste_pgn(&browser, TRAP_PGN);
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+    browser.click("#first");
+    browser.click("#analyse-toggle");
+    browser.wait_for(
+        "three lines",
+        "return document.querySelectorAll('#lines li').length === 3",
+    );
+    let rows = browser.script(
+        "return [...document.querySelectorAll('#lines li')].map(li => \
+         Math.round(li.getBoundingClientRect().height / parseFloat(getComputedStyle(li).lineHeight)))",
+    );
+    assert_eq!(rows, serde_json::json!([1, 1, 1]), "rows of each line");
+    let room = browser
+        .script("return parseFloat(getComputedStyle(document.getElementById('moves')).maxHeight)")
+        .as_f64()
+        .unwrap();
+    assert!(room >= 350.0, "the move list's room: {room} px");
+    browser.click("#analyse-toggle");
+
+    // A phone: the board takes the page's width (the window's less a scroll bar).
+    browser.set_window(PHONE.0, PHONE.1);
+    browser.click("#tab-play");
+    let phone = browser
+        .script("return [document.documentElement.clientWidth, document.getElementById('board').getBoundingClientRect().width]");
+    let (inner, board) = (phone[0].as_f64().unwrap(), phone[1].as_f64().unwrap());
+    assert!(board >= inner - 14.0 && board <= inner, "{phone}");
+}
+
 /// Presses `key` on the page (the keydown event a real key sends to the page's body).
 fn press(browser: &Browser, key: &str) {
     browser.script(&format!(

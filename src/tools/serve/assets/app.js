@@ -889,6 +889,72 @@ function clockText(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+// --- The board's size and coordinates ---------------------------------------------------------
+
+// The size the person chose by dragging the board's corner, and whether the coordinates are
+// shown, are kept in the browser's storage.
+const BOARD_SIZE_KEY = "tarpon-board-size";
+const COORDS_KEY = "tarpon-coordinates";
+const MIN_BOARD_PX = 240;
+
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function store(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // No storage: the choice lasts until the page is left.
+  }
+}
+
+function applyBoardSettings() {
+  const size = Number(stored(BOARD_SIZE_KEY));
+  if (size >= MIN_BOARD_PX) document.documentElement.style.setProperty("--board-chosen", `${size}px`);
+  else document.documentElement.style.removeProperty("--board-chosen");
+  const coords = stored(COORDS_KEY) !== "off";
+  document.body.classList.toggle("no-coords", !coords);
+  $("coords").setAttribute("aria-pressed", String(coords));
+}
+
+function toggleCoordinates() {
+  store(COORDS_KEY, stored(COORDS_KEY) === "off" ? "on" : "off");
+  applyBoardSettings();
+}
+
+// Dragging the corner: the board's new size is the distance from its top left corner to
+// the pointer (the larger of the two), within what fits the window.
+function onResizeStart(event) {
+  event.preventDefault();
+  const box = document.querySelector(".board-box").getBoundingClientRect();
+  const move = (e) => {
+    const size = Math.max(MIN_BOARD_PX, Math.round(Math.max(e.clientX - box.left, e.clientY - box.top)));
+    document.documentElement.style.setProperty("--board-chosen", `${size}px`);
+  };
+  const up = () => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    const shown = Math.round(document.querySelector(".board-box").getBoundingClientRect().width);
+    store(BOARD_SIZE_KEY, String(shown));
+    applyBoardSettings();
+    render();
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+}
+
+function resetBoardSize() {
+  store(BOARD_SIZE_KEY, null);
+  applyBoardSettings();
+  render();
+}
+
 // --- Material and sounds ----------------------------------------------------------------------
 
 const MATERIAL_ORDER = ["q", "r", "b", "n", "p"];
@@ -1696,6 +1762,8 @@ function showInfo(data, fen) {
   list.textContent = "";
   for (const line of data.lines) {
     const item = document.createElement("li");
+    // The row shows what fits; the whole line is under the pointer.
+    item.title = `${evalText(line.eval)} ${line.san}`;
     const value = document.createElement("span");
     value.className = "eval";
     value.textContent = evalText(line.eval);
@@ -2159,6 +2227,10 @@ function init() {
   window.addEventListener("keydown", onKey);
   $("sound").addEventListener("click", toggleSound);
   renderSoundButton();
+  $("coords").addEventListener("click", toggleCoordinates);
+  $("resize").addEventListener("pointerdown", onResizeStart);
+  $("resize").addEventListener("dblclick", resetBoardSize);
+  applyBoardSettings();
   $("board").addEventListener("wheel", onWheel, { passive: false });
   // A right click on the board cancels a premove, not opens the browser's menu.
   $("board").addEventListener("contextmenu", (event) => event.preventDefault());
