@@ -657,6 +657,42 @@ fn an_analysis_board_plays_on_after_a_repetition() {
     assert_eq!(game["result"], "1/2-1/2", "{game}");
 }
 
+/// Arrows and circles on an analysis board's move are its PGN `[%cal]`/`[%csl]` commands:
+/// set, replaced, removed, checked; the comment's words stay.
+#[test]
+fn shapes_are_kept_in_the_moves_comment() {
+    let server = TestServer::start(&[]);
+    let board = new_game(
+        &server,
+        r#"{"mode":"analysis","pgn":"1. e4 { A fine move [%csl Ye4] } e5 *"}"#,
+    );
+    let path = format!("/api/games/{}/shapes", id(&board));
+    let reply = post(
+        server.addr,
+        &path,
+        r#"{"node":1,"cal":"Gd2d4,Rg1f3","csl":"Bd5"}"#,
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let pgn = one_line(reply.json()["pgn"].as_str().unwrap());
+    assert!(
+        pgn.contains("1. e4 { A fine move } { [%cal Gd2d4,Rg1f3] [%csl Bd5] } 1... e5"),
+        "{pgn}"
+    );
+    let reply = post(server.addr, &path, r#"{"node":1}"#);
+    let pgn = one_line(reply.json()["pgn"].as_str().unwrap());
+    assert!(pgn.contains("1. e4 { A fine move } 1... e5"), "{pgn}");
+    for (body, words) in [
+        (r#"{"node":1,"cal":"Xd2d4"}"#, "not a list of arrows"),
+        (r#"{"node":1,"csl":"Gd2d4"}"#, "not a list of circles"),
+        (r#"{"node":9,"csl":"Gd4"}"#, "not a move"),
+        (r#"{"node":0,"csl":"Gd4"}"#, "not a move"),
+    ] {
+        let reply = post(server.addr, &path, body);
+        assert_eq!(reply.status, 400, "{body}: {}", reply.body);
+        assert!(reply.error().contains(words), "{body}: {}", reply.error());
+    }
+}
+
 /// Clocks as on lichess: they start once each side has made its first move (those are
 /// not timed and earn no increment), and neither a takeback nor a resignation gives back
 /// the time the person used on the turn.

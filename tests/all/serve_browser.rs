@@ -1672,6 +1672,78 @@ fn the_board_fills_the_window_and_can_be_resized() {
     assert!(board >= inner - 14.0 && board <= inner, "{phone}");
 }
 
+/// A right-button drag from one square to another (the same square: a right click), as
+/// the page sees it.
+fn right_drag(browser: &Browser, from: &str, to: &str, shift: bool) {
+    browser.script(&format!(
+        "const at = (s) => {{ const r = document.querySelector(`#board [data-square='${{s}}']`).getBoundingClientRect(); \
+           return [r.left + r.width / 2, r.top + r.height / 2]; }}; \
+         const [x1, y1] = at('{from}'); const [x2, y2] = at('{to}'); \
+         document.querySelector(`#board [data-square='{from}']`).dispatchEvent(new PointerEvent('pointerdown', \
+           {{ button: 2, clientX: x1, clientY: y1, bubbles: true, cancelable: true, shiftKey: {shift} }})); \
+         window.dispatchEvent(new PointerEvent('pointerup', {{ button: 2, clientX: x2, clientY: y2, shiftKey: {shift} }}))"
+    ));
+}
+
+/// Arrows and circles: those of a PGN's `[%cal]` and `[%csl]` are drawn on their move;
+/// the person draws more with the right button (Shift: red), they are kept in the move's
+/// comment and so in the PGN, and a second right click takes one away. The opening of the
+/// position shown is named, transpositions too, and a PGN's Opening tag where the table
+/// has no name.
+#[test]
+fn arrows_circles_and_the_opening_are_shown_and_kept() {
+    needs_browser!("arrows_circles_and_the_opening_are_shown_and_kept");
+    let (_server, browser) = open_analysis("serve-browser-shapes", DESKTOP);
+    paste_pgn(
+        &browser,
+        "[Opening \"Some Sicilian\"]\n\n1. e4 c5 { [%cal Gg1f3] [%csl Rd4] Open it } 2. Nf3 d6 3. a3 *",
+    );
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 5",
+    );
+    browser.click("#moves button[data-ply='2']");
+    browser.wait_for(
+        "the PGN's arrow and circle",
+        "return document.querySelectorAll('#arrows line.shape-arrow').length === 1 && \
+         document.querySelectorAll('#arrows circle.shape-circle').length === 1",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('opening').textContent"),
+        "B20Sicilian Defence"
+    );
+    right_drag(&browser, "b1", "c3", true);
+    browser.wait_for(
+        "the drawn arrow kept",
+        "return document.getElementById('pgn-output').value.includes('[%cal Gg1f3,Rb1c3] [%csl Rd4]') && \
+         document.getElementById('pgn-output').value.includes('Open it') && \
+         document.querySelectorAll('#arrows line.shape-arrow').length === 2",
+    );
+    right_drag(&browser, "d4", "d4", false);
+    browser.wait_for(
+        "the circle taken away (a second click in green replaces the red one first)",
+        "return document.getElementById('pgn-output').value.includes('[%csl Gd4]')",
+    );
+    right_drag(&browser, "d4", "d4", false);
+    browser.wait_for(
+        "the circle gone",
+        "return !document.getElementById('pgn-output').value.includes('%csl') && \
+         document.querySelectorAll('#arrows circle.shape-circle').length === 0",
+    );
+    // The opening goes on being named after the book: 2... d6 is the Modern Variations,
+    // 3. a3 keeps that name; the start has none, and the PGN's own tag is not needed.
+    browser.click("#moves button[data-ply='5']");
+    browser.wait_for(
+        "the named opening after the book",
+        "return document.getElementById('opening').textContent === 'B50Sicilian Defence: Modern Variations'",
+    );
+    browser.click("#first");
+    browser.wait_for(
+        "the PGN's tag at the start",
+        "return document.getElementById('opening').textContent === 'Some Sicilian'",
+    );
+}
+
 /// Presses `key` on the page (the keydown event a real key sends to the page's body).
 fn press(browser: &Browser, key: &str) {
     browser.script(&format!(

@@ -185,6 +185,13 @@ fn game_call(
             drop(game);
             view(&slot)
         }
+        ["shapes"] => {
+            expect("POST")?;
+            let request: ShapesRequest = read_body(call.body)?;
+            slot.game()
+                .set_shapes(request.node, request.cal.trim(), request.csl.trim())?;
+            view(&slot)
+        }
         ["takeback"] => {
             expect("POST")?;
             empty_body(call.body)?;
@@ -276,6 +283,16 @@ struct MoveRequest {
 #[serde(deny_unknown_fields)]
 struct NodeRequest {
     node: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShapesRequest {
+    node: usize,
+    #[serde(default)]
+    cal: String,
+    #[serde(default)]
+    csl: String,
 }
 
 #[derive(Deserialize)]

@@ -375,6 +375,26 @@ impl Game {
         Ok(())
     }
 
+    /// Sets the arrows (`cal`: `Ge2e4,Rd8d1`) and circles (`csl`: `Rd4`) drawn on the
+    /// position after node `node` of an analysis board, as PGN's `[%cal]` and `[%csl]`
+    /// commands: colour G, R, Y or B, then the squares.
+    pub fn set_shapes(&mut self, node: usize, cal: &str, csl: &str) -> Result<(), ApiError> {
+        if self.mode != Mode::Analysis {
+            return Err(ApiError::conflict(
+                "Arrows and circles are kept on analysis boards",
+            ));
+        }
+        check_shapes(cal, 2)?;
+        check_shapes(csl, 1)?;
+        if !self.tree.set_shapes(node, cal, csl) {
+            return Err(ApiError::bad_request(&format!(
+                "node {node} is not a move of this board"
+            )));
+        }
+        self.version += 1;
+        Ok(())
+    }
+
     /// Takes back: in a game against Tarpon that goes on, up to and including the
     /// person's last move; on an analysis board, one move.
     pub fn take_back(&mut self) -> Result<(), ApiError> {
@@ -585,11 +605,13 @@ impl Game {
         let mut moves = Vec::new();
         let mut fens = vec![crate::chess::fen::to_fen(&before)];
         let mut checks = vec![check_square(&before)];
+        let mut openings = vec![opening_view(&before)];
         for m in self.position.moves_played() {
             moves.push(MoveView::new(&before, m));
             before.play(m);
             fens.push(crate::chess::fen::to_fen(&before));
             checks.push(check_square(&before));
+            openings.push(opening_view(&before));
         }
         let (status, result, reason) = match &self.ending {
             Some(e) => ("over", e.result.to_string(), e.reason.clone()),
@@ -613,6 +635,8 @@ impl Game {
             moves,
             fens,
             checks,
+            openings,
+            opening_tag: self.opening_tag(),
             status,
             result,
             reason,
@@ -626,6 +650,14 @@ impl Game {
             line: self.line.clone(),
             searching,
             pgn: self.pgn(),
+        }
+    }
+
+    /// The opening named by the tags of a game read from PGN: `B90 Sicilian: Najdorf`.
+    fn opening_tag(&self) -> Option<String> {
+        match (self.tag("ECO"), self.tag("Opening")) {
+            (Some(eco), Some(name)) => Some(format!("{eco} {name}")),
+            (eco, name) => name.or(eco),
         }
     }
 
@@ -654,6 +686,51 @@ impl Game {
             increment_ms: clock.control.increment.as_millis() as u64,
         }
     }
+}
+
+/// The most shapes of one kind on one position.
+const MAX_SHAPES: usize = 64;
+
+/// Checks a `[%cal]` (`squares` 2) or `[%csl]` (`squares` 1) list: comma-separated, each a
+/// colour (G, R, Y, B) and its squares.
+fn check_shapes(list: &str, squares: usize) -> Result<(), ApiError> {
+    if list.is_empty() {
+        return Ok(());
+    }
+    let items: Vec<&str> = list.split(',').collect();
+    let square = |s: &[u8]| (b'a'..=b'h').contains(&s[0]) && (b'1'..=b'8').contains(&s[1]);
+    let good = items.len() <= MAX_SHAPES
+        && items.iter().all(|item| {
+            let b = item.as_bytes();
+            b.len() == 1 + 2 * squares && b"GRYB".contains(&b[0]) && b[1..].chunks(2).all(square)
+        });
+    if good {
+        Ok(())
+    } else {
+        Err(ApiError::bad_request(&format!(
+            "'{list}' is not a list of {} (a colour G, R, Y or B, then {}), at most {MAX_SHAPES}",
+            if squares == 2 { "arrows" } else { "circles" },
+            if squares == 2 {
+                "two squares: Ge2e4"
+            } else {
+                "a square: Rd4"
+            }
+        )))
+    }
+}
+
+/// An opening's code and name, as the page shows them.
+#[derive(Serialize, Clone, Debug)]
+pub struct OpeningView {
+    pub eco: &'static str,
+    pub name: &'static str,
+}
+
+fn opening_view(board: &Board) -> Option<OpeningView> {
+    super::openings::name(board).map(|o| OpeningView {
+        eco: o.eco,
+        name: o.name,
+    })
 }
 
 /// Whether `outcome` ends the line on an analysis board: only a position without a legal
@@ -781,6 +858,11 @@ pub struct GameView {
     /// check there.
     pub fens: Vec<String>,
     pub checks: Vec<Option<String>>,
+    /// The opening each of those positions is, where the page's table names it
+    /// (`openings.rs`).
+    pub openings: Vec<Option<OpeningView>>,
+    /// The opening a game read from PGN names in its tags (`ECO` and `Opening`).
+    pub opening_tag: Option<String>,
     pub legal: Vec<MoveView>,
     pub check: Option<String>,
     pub last: Option<[String; 2]>,

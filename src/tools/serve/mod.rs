@@ -16,6 +16,7 @@ mod events;
 mod game;
 mod http;
 mod listen;
+mod openings;
 mod search;
 mod store;
 mod tree;

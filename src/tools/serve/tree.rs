@@ -42,6 +42,20 @@ impl Node {
     }
 }
 
+/// `comment` without its `[%cal ...]` and `[%csl ...]` commands, trimmed.
+fn without_shapes(comment: &str) -> String {
+    let mut rest = comment.to_string();
+    for command in ["[%cal", "[%csl"] {
+        while let Some(start) = rest.find(command) {
+            let end = rest[start..]
+                .find(']')
+                .map_or(rest.len(), |e| start + e + 1);
+            rest.replace_range(start..end, "");
+        }
+    }
+    rest.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[derive(Clone, Debug)]
 pub struct Tree {
     nodes: Vec<Node>,
@@ -87,6 +101,32 @@ impl Tree {
 
     pub fn node(&self, id: usize) -> Option<&Node> {
         self.nodes.get(id)
+    }
+
+    /// Replaces the arrows and circles drawn on the position after move `id` (PGN's
+    /// `[%cal ...]` and `[%csl ...]` commands in its comments) by `cal` and `csl`, which are
+    /// already checked; the rest of its comments stays. False if there is no such move.
+    pub fn set_shapes(&mut self, id: usize, cal: &str, csl: &str) -> bool {
+        let Some(node) = self.nodes.get_mut(id).filter(|_| id != 0) else {
+            return false;
+        };
+        node.comments = node
+            .comments
+            .iter()
+            .map(|c| without_shapes(c))
+            .filter(|c| !c.is_empty())
+            .collect();
+        let mut commands = Vec::new();
+        if !cal.is_empty() {
+            commands.push(format!("[%cal {cal}]"));
+        }
+        if !csl.is_empty() {
+            commands.push(format!("[%csl {csl}]"));
+        }
+        if !commands.is_empty() {
+            node.comments.push(commands.join(" "));
+        }
+        true
     }
 
     /// Adds a line after `parent`: each move after the one before, and each variation of a

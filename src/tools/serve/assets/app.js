@@ -43,6 +43,8 @@ const state = {
   drawOffered: false, // a draw offer made while Tarpon thinks, sent after its move
   recovering: null, // the promise of the recovery while the server is away
   premove: null, // { from, to }: the person's move set during Tarpon's turn
+  looseShapes: null, // arrows and circles drawn where they are not kept: { fen, arrows, circles }
+  shapeDrag: null, // { from }: a right-button drag under way
   premoveFrom: null, // the square of the piece picked up for a premove
   reviewController: null,
   drag: null,
@@ -818,6 +820,11 @@ function onPointerDown(event) {
     cancelPremove();
     return;
   }
+  if (square && event.button === 2 && !state.editor) {
+    event.preventDefault();
+    state.shapeDrag = { from: square.dataset.square };
+    return;
+  }
   if (square && canPremove() && event.button <= 0) {
     event.preventDefault();
     choosePremove(square.dataset.square);
@@ -858,6 +865,16 @@ function onPointerMove(event) {
 }
 
 function onPointerUp(event) {
+  const shapeDrag = state.shapeDrag;
+  state.shapeDrag = null;
+  if (shapeDrag && event.button === 2) {
+    const to = squareFromPoint(event.clientX, event.clientY);
+    if (to) {
+      const item = shapeColour(event) + shapeDrag.from + (to === shapeDrag.from ? "" : to);
+      guarded(() => toggleShape(item))();
+    }
+    return;
+  }
   const premoveDrag = state.premoveDrag;
   state.premoveDrag = null;
   if (premoveDrag) {
@@ -1059,6 +1076,30 @@ function soundOfMove(g, ply) {
   const before = piecesOf(g.fens[ply - 1]);
   const capture = move && (before[move.to] || (move.san && move.san.includes("x")));
   return capture ? "capture" : "move";
+}
+
+// The opening of the position shown: the last position of the line up to it that the
+// server's table names (as on lichess, the name stays once the game leaves the book), or
+// else the one a PGN's tags give.
+function renderOpening() {
+  const g = game();
+  const box = $("opening");
+  box.textContent = "";
+  let named = null;
+  if (g && !state.editor) {
+    for (let ply = Math.min(state.view, (g.openings || []).length - 1); ply >= 0 && !named; ply--) {
+      named = g.openings[ply];
+    }
+  }
+  if (named) {
+    const eco = document.createElement("span");
+    eco.className = "eco";
+    eco.textContent = named.eco;
+    box.append(eco, named.name);
+  } else if (g && g.opening_tag && !state.editor) {
+    box.textContent = g.opening_tag;
+  }
+  box.hidden = box.textContent === "";
 }
 
 function renderPlayers() {
@@ -1844,6 +1885,97 @@ function drawArrows(ucis) {
     arrow.dataset.uci = uci;
     svg.appendChild(arrow);
   });
+  drawShapes(svg, centre);
+}
+
+// --- Arrows and circles drawn on the board -------------------------------------------------
+
+// A right-button drag draws an arrow, a right click on a square a circle (again: it goes),
+// green, or red with Shift, blue with Alt, yellow with both, as on lichess. On an analysis
+// board they belong to the move shown and are kept in its comments as PGN's [%cal] and
+// [%csl] commands (those of a pasted PGN are shown too); elsewhere they last until a move.
+const SHAPE_COLOURS = { G: "#15781b", R: "#882020", B: "#003088", Y: "#e68f00" };
+
+// The node whose shapes are shown: the move shown on an analysis board (none at the start).
+function shapeNode() {
+  const g = game();
+  if (!g || g.mode !== "analysis" || state.view === 0 || state.editor) return null;
+  return g.tree.find((n) => n.id === g.line[state.view - 1]) || null;
+}
+
+// The shapes shown: { arrows: ["Ge2e4", ...], circles: ["Rd4", ...] }.
+function currentShapes() {
+  const node = shapeNode();
+  if (!node) return state.looseShapes && state.looseShapes.fen === shownFen() ? state.looseShapes : { arrows: [], circles: [] };
+  const shapes = { arrows: [], circles: [] };
+  for (const comment of node.comments || []) {
+    for (const [, kind, list] of comment.matchAll(/\[%(cal|csl)\s+([^\]]*)\]/g)) {
+      const items = list.split(",").map((x) => x.trim()).filter((x) => /^[GRYB][a-h][1-8]([a-h][1-8])?$/.test(x));
+      shapes[kind === "cal" ? "arrows" : "circles"].push(...items);
+    }
+  }
+  return shapes;
+}
+
+function drawShapes(svg, centre) {
+  const { arrows, circles } = currentShapes();
+  for (const item of circles) {
+    const [x, y] = centre(item.slice(1, 3));
+    svg.appendChild(
+      svgElement("circle", { cx: x, cy: y, r: 0.45, class: "shape-circle", stroke: SHAPE_COLOURS[item[0]] }),
+    );
+  }
+  for (const item of arrows) {
+    const colour = SHAPE_COLOURS[item[0]];
+    const id = `shape-head-${item[0]}`;
+    if (!svg.querySelector(`#${id}`)) {
+      const marker = svgElement("marker", {
+        id, markerWidth: 4, markerHeight: 4, refX: 2.2, refY: 2, orient: "auto", markerUnits: "strokeWidth",
+      });
+      marker.appendChild(svgElement("path", { d: "M0,0 L4,2 L0,4 z", fill: colour }));
+      svg.appendChild(marker);
+    }
+    const [x1, y1] = centre(item.slice(1, 3));
+    const [x2, y2] = centre(item.slice(3, 5));
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    const cut = Math.min(0.35, length / 2);
+    svg.appendChild(
+      svgElement("line", {
+        x1, y1, x2: x2 - ((x2 - x1) / length) * cut, y2: y2 - ((y2 - y1) / length) * cut,
+        class: "shape-arrow", stroke: colour, "marker-end": `url(#${id})`,
+      }),
+    );
+  }
+}
+
+function shapeColour(event) {
+  if (event.shiftKey && event.altKey) return "Y";
+  if (event.shiftKey) return "R";
+  if (event.altKey) return "B";
+  return "G";
+}
+
+// Adds `item` (an arrow or a circle), or takes it away when it is there already (in any
+// colour it is replaced), and keeps the result.
+async function toggleShape(item) {
+  const shapes = currentShapes();
+  const list = item.length === 5 ? shapes.arrows : shapes.circles;
+  const at = list.findIndex((x) => x.slice(1) === item.slice(1));
+  if (at >= 0 && list[at] === item) list.splice(at, 1);
+  else if (at >= 0) list[at] = item;
+  else list.push(item);
+  const node = shapeNode();
+  if (!node) {
+    state.looseShapes = Object.assign(shapes, { fen: shownFen() });
+    return drawArrows(state.arrows || []);
+  }
+  const g = game();
+  const data = await api("POST", `games/${g.id}/shapes`, {
+    node: node.id,
+    cal: shapes.arrows.join(","),
+    csl: shapes.circles.join(","),
+  });
+  setGame("analysis", data, true);
 }
 
 function renderAnalysisButton() {
@@ -2113,6 +2245,7 @@ function render() {
   if (state.analysisFen !== null && state.analysisFen !== analysedFen()) clearAnalysisPanel();
   renderBoard();
   renderPlayers();
+  renderOpening();
   renderStatus();
   renderMoves();
   renderPgn();
