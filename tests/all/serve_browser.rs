@@ -1744,6 +1744,59 @@ fn arrows_circles_and_the_opening_are_shown_and_kept() {
     );
 }
 
+/// A finished game is kept in the list of past games (opened again on the analysis board),
+/// and a rematch is the same game with the colours swapped.
+#[test]
+fn finished_games_are_kept_and_a_rematch_swaps_the_colours() {
+    needs_browser!("finished_games_are_kept_and_a_rematch_swaps_the_colours");
+    let (server, browser) = open_play("serve-browser-rematch", DESKTOP);
+    assert_eq!(
+        browser.script("return document.getElementById('past-games').hidden"),
+        true
+    );
+    browser.click(&square("e2"));
+    browser.click(&square("e4"));
+    wait_for_moves(&browser, 2, "Tarpon's answer to 1. e4");
+    assert_eq!(
+        browser.script("return document.getElementById('rematch').hidden"),
+        true
+    );
+    browser.click("#resign");
+    browser.click("#resign-yes");
+    browser.wait_for(
+        "the kept game",
+        "return document.querySelectorAll('#past-games-list li').length === 1 && \
+         !document.getElementById('rematch').hidden",
+    );
+    let entry = browser.script("return document.querySelector('#past-games-list li').textContent");
+    assert!(
+        entry
+            .as_str()
+            .unwrap()
+            .contains("White against Tarpon, 0-1 (lost, 1 moves)"),
+        "{entry}"
+    );
+    browser.click("#rematch");
+    browser.wait_for(
+        "the rematch, Tarpon with White",
+        "return state.games.play.human === 'black' && state.games.play.ply === 1 && \
+         document.getElementById('status').textContent === 'Your move'",
+    );
+    // The list survives a reload; a kept game opens on the analysis board.
+    browser.goto(&server.url);
+    browser.wait_for(
+        "the list after the reload",
+        "return document.querySelectorAll('#past-games-list li').length === 1",
+    );
+    browser.script("document.getElementById('past-games').open = true");
+    browser.click("#past-games-list .open-past");
+    browser.wait_for(
+        "the kept game on the analysis board",
+        "return state.mode === 'analysis' && document.querySelectorAll('#moves button').length === 2 && \
+         document.querySelector('#moves button').textContent === 'e4'",
+    );
+}
+
 /// Presses `key` on the page (the keydown event a real key sends to the page's body).
 fn press(browser: &Browser, key: &str) {
     browser.script(&format!(

@@ -219,6 +219,9 @@ function setGame(mode, data, keepView) {
     if (data.ply > old.ply) playSound(soundOfMove(data, data.ply));
     else if (old.status === "playing" && data.status === "over") playSound("end");
   }
+  if (mode === "play" && data.status === "over" && (!old || old.id !== data.id || old.status !== "over")) {
+    keepPastGame(data);
+  }
   // Each game is shown as it starts: a new one does not keep the last one's orientation.
   if (!old || old.id !== data.id) state.orientations[mode] = data.human === "black";
   // A review stays with its game (it is shown while the line it reviewed is).
@@ -2198,6 +2201,97 @@ async function setMode(mode) {
   restartAnalysis();
 }
 
+// --- Rematch and past games ----------------------------------------------------------------
+
+// Another game like the one that ended, the colours swapped, from the same start.
+async function rematch() {
+  const g = state.games.play;
+  if (!g || g.status !== "over") return;
+  const body = { mode: "play", color: g.human === "white" ? "black" : "white" };
+  if (!g.from_start) body.fen = g.start_fen;
+  if (g.clock) body.clock = { minutes: g.clock.base_ms / 60000, increment: g.clock.increment_ms / 1000 };
+  else body.movetime_ms = g.movetime_ms;
+  if (g.elo) body.elo = g.elo;
+  state.drawOffered = false;
+  const data = await api("POST", "games", body);
+  api("DELETE", `games/${g.id}`).catch(() => {});
+  setGame("play", data);
+  showMessage("");
+  await tarponMovesIfItsTurn();
+}
+
+// Finished games against Tarpon are kept in the browser's storage (the last 50, newest
+// first), to be opened again on the analysis board.
+const PAST_KEY = "tarpon-past-games";
+const PAST_MAX = 50;
+
+function pastGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(PAST_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function keepPastGame(g) {
+  if (!g || g.mode !== "play" || g.status !== "over" || g.result === "*") return;
+  const list = pastGames().filter((p) => p.id !== g.id);
+  list.unshift({
+    id: g.id,
+    date: new Date().toISOString().slice(0, 10),
+    human: g.human,
+    opponent: g.elo ? `Tarpon (Elo ${g.elo})` : "Tarpon",
+    result: g.result,
+    plies: g.ply,
+    pgn: g.pgn,
+  });
+  try {
+    localStorage.setItem(PAST_KEY, JSON.stringify(list.slice(0, PAST_MAX)));
+  } catch {
+    // No storage: the game is not kept.
+  }
+  renderPastGames();
+}
+
+function renderPastGames() {
+  const list = $("past-games-list");
+  list.textContent = "";
+  const games = pastGames();
+  $("past-games").hidden = games.length === 0;
+  games.forEach((p, i) => {
+    const item = document.createElement("li");
+    const won = (p.result === "1-0" && p.human === "white") || (p.result === "0-1" && p.human === "black");
+    const outcome = p.result === "1/2-1/2" ? "drawn" : won ? "won" : "lost";
+    item.textContent = `${p.date}: ${p.human === "white" ? "White" : "Black"} against ${p.opponent}, ${p.result} (${outcome}, ${Math.ceil(p.plies / 2)} moves)`;
+    const open = document.createElement("button");
+    open.textContent = "Open";
+    open.className = "open-past";
+    open.addEventListener(
+      "click",
+      guarded(async () => {
+        await setMode("analysis");
+        await newAnalysisGame({ pgn: p.pgn });
+      }),
+    );
+    const remove = document.createElement("button");
+    remove.textContent = "Delete";
+    remove.className = "delete-past";
+    remove.addEventListener("click", () => {
+      const rest = pastGames();
+      rest.splice(i, 1);
+      try {
+        localStorage.setItem(PAST_KEY, JSON.stringify(rest));
+      } catch {
+        // Nothing to do.
+      }
+      renderPastGames();
+    });
+    item.append(open, remove);
+    list.appendChild(item);
+  });
+}
+
 async function analysePlayedGame() {
   const g = state.games.play;
   await setMode("analysis");
@@ -2264,6 +2358,7 @@ function render() {
   $("takeback").disabled = !personMoved || state.busy;
   if (!playing) $("resign-confirm").hidden = true;
   $("abort").hidden = !(playing && g.can_abort);
+  $("rematch").hidden = !(g && g.mode === "play" && g.status === "over");
   $("offer-draw").disabled = !playing || state.drawOffered;
   if ($("offer-draw").disabled) $("draw-confirm").hidden = true;
   $("offer-draw").hidden = !$("draw-confirm").hidden;
@@ -2422,6 +2517,8 @@ function init() {
     }),
   );
   $("analyse-game").addEventListener("click", guarded(analysePlayedGame));
+  $("rematch").addEventListener("click", guarded(rematch));
+  renderPastGames();
   $("fen-form").addEventListener("submit", guarded(() => newAnalysisGame({ fen: $("fen-input").value.trim() })));
   $("pgn-form").addEventListener("submit", guarded(loadPgn));
   $("analyse-toggle").addEventListener("click", guarded(toggleAnalysis));
