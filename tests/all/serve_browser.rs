@@ -1797,6 +1797,79 @@ fn finished_games_are_kept_and_a_rematch_swaps_the_colours() {
     );
 }
 
+/// Learn from your mistakes: after a review, the board goes to the position before each
+/// marked move of one side; a wrong try is said so, Tarpon's move is recognised, and
+/// nothing is added to the board.
+#[test]
+fn mistakes_are_learned_from_one_after_another() {
+    needs_browser!("mistakes_are_learned_from_one_after_another");
+    let (_server, browser) = open_analysis("serve-browser-learn", DESKTOP);
+    paste_pgn(&browser, TRAP_PGN);
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+    browser.click("#review");
+    browser.wait_for(
+        "the review and the button",
+        "return !document.getElementById('learn-start').hidden",
+    );
+    let nodes = browser.script("return state.games.analysis.tree.length");
+    browser.click("#learn-start");
+    let text = browser.wait_for(
+        "the first mistake",
+        "return !document.getElementById('learn').hidden && document.getElementById('learn-text').textContent",
+    );
+    assert!(
+        text.as_str()
+            .unwrap()
+            .contains("Find a better move for White"),
+        "{text}"
+    );
+    let count = browser
+        .script("return state.learn.plies.length")
+        .as_u64()
+        .unwrap();
+    assert!(count >= 2, "{count} mistakes of White's");
+    for i in 0..count {
+        // The legal moves of the position before the mistake, then a wrong one and the best.
+        browser.wait_for(
+            "the position's moves",
+            "return state.view === learnItem().ply - 1 && shownLegal().length > 0",
+        );
+        let wrong = browser.script(
+            "return shownLegal().find(m => m.san !== learnItem().best && m.san !== learnItem().san).uci",
+        );
+        browser.script(&format!("sendMove({wrong})"));
+        browser.wait_for(
+            "the wrong try said",
+            "return document.getElementById('learn-text').textContent.includes('not the best')",
+        );
+        browser.script("sendMove(shownLegal().find(m => m.san === learnItem().best).uci)");
+        browser.wait_for(
+            "the best move recognised",
+            "return document.getElementById('learn').classList.contains('solved') && \
+             document.getElementById('learn-text').textContent.startsWith('Yes')",
+        );
+        browser.click("#learn-next");
+        if i + 1 < count {
+            browser.wait_for(
+                "the next mistake",
+                &format!("return state.learn && state.learn.index === {}", i + 1),
+            );
+        }
+    }
+    browser.wait_for(
+        "the end of the mistakes",
+        "return state.learn === null && document.getElementById('message').textContent.includes('all')",
+    );
+    assert_eq!(
+        browser.script("return state.games.analysis.tree.length"),
+        nodes,
+        "moves were added to the board"
+    );
+}
+
 /// Presses `key` on the page (the keydown event a real key sends to the page's body).
 fn press(browser: &Browser, key: &str) {
     browser.script(&format!(

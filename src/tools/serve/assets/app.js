@@ -41,6 +41,7 @@ const state = {
   review: null, // { points, moves } of the analysis game
   undo: null, // the last "Delete from here": { id, pgn, path } of the board before it
   drawOffered: false, // a draw offer made while Tarpon thinks, sent after its move
+  learn: null, // learning from mistakes: { side, plies, index, solved, tries }
   recovering: null, // the promise of the recovery while the server is away
   premove: null, // { from, to }: the person's move set during Tarpon's turn
   looseShapes: null, // arrows and circles drawn where they are not kept: { fen, arrows, circles }
@@ -524,6 +525,10 @@ async function refresh() {
 
 // Sends the person's move (UCI); the server judges it, and a refusal is shown as it says.
 async function sendMove(uci) {
+  // Learning from a mistake: the move is an answer, not a move of the board.
+  if (state.learn && state.mode === "analysis" && learnItem() && state.view === learnItem().ply - 1) {
+    return checkLearnMove(uci);
+  }
   const g = game();
   // The position the move was made in: on an analysis board the ply shown, against Tarpon
   // the game's end as this tab knows it (refused if the game went on elsewhere).
@@ -2201,6 +2206,120 @@ async function setMode(mode) {
   restartAnalysis();
 }
 
+// --- Learn from your mistakes --------------------------------------------------------------
+
+// After a review, one side's marked moves one after another, as on lichess: the board shows
+// the position before the mistake, and the person looks for the better move there. A move
+// made then is only compared with Tarpon's best (nothing is added to the board); a wrong one
+// may be tried again, the answer shown, or the mistake skipped.
+function learnSide(g, review) {
+  // A game against Tarpon (its PGN names the person "Player"): the person's side; otherwise
+  // the side with more marked moves.
+  if (g.white === "Player") return "white";
+  if (g.black === "Player") return "black";
+  const count = (c) => review.moves.filter((m) => m.color === c && m.mark && m.best).length;
+  return count("black") > count("white") ? "black" : "white";
+}
+
+function startLearning() {
+  const g = state.games.analysis;
+  const review = reviewOf(g);
+  if (!g || !review) return;
+  const side = learnSide(g, review);
+  const plies = review.moves.filter((m) => m.color === side && m.mark && m.best).map((m) => m.ply);
+  if (plies.length === 0) {
+    showMessage(`No mistake of ${side === "white" ? "White" : "Black"}'s to learn from.`, "info");
+    return;
+  }
+  state.learn = { side, plies, index: 0, solved: false, tries: 0 };
+  showLearnPosition();
+}
+
+function learnItem() {
+  const learn = state.learn;
+  const review = reviewOf(state.games.analysis);
+  if (!learn || !review) return null;
+  return review.moves.find((m) => m.ply === learn.plies[learn.index]) || null;
+}
+
+function showLearnPosition() {
+  const item = learnItem();
+  if (!item) return stopLearning();
+  state.analysisWanted = false;
+  stopAnalysis();
+  clearAnalysisPanel();
+  renderAnalysisButton();
+  state.learn.solved = false;
+  state.learn.tries = 0;
+  goTo(item.ply - 1);
+  const { number } = moveNumber(state.games.analysis, item.ply);
+  const name = state.learn.side === "white" ? "White" : "Black";
+  setLearnText(
+    `${state.learn.index + 1} of ${state.learn.plies.length}: ${number}${state.learn.side === "white" ? "." : "…"} ` +
+      `${item.san}${item.mark} was played. Find a better move for ${name}.`,
+    false,
+  );
+}
+
+function setLearnText(text, solved) {
+  $("learn-text").textContent = text;
+  $("learn").classList.toggle("solved", solved);
+  renderLearn();
+}
+
+function renderLearn() {
+  const g = state.games.analysis;
+  const review = g && state.mode === "analysis" ? reviewOf(g) : null;
+  $("learn").hidden = !state.learn || !review;
+  $("learn-start").hidden = !review || Boolean(state.learn) || !review.moves.some((m) => m.mark && m.best);
+  if (state.learn) {
+    $("learn-show").disabled = state.learn.solved;
+    $("learn-next").textContent = state.learn.index + 1 < state.learn.plies.length ? "Next mistake" : "Finish";
+  }
+}
+
+// The person's move while learning: compared with Tarpon's best, not played.
+function checkLearnMove(uci) {
+  const item = learnItem();
+  const legal = shownLegal();
+  const played = legal.find((m) => m.uci === uci);
+  const best = legal.find((m) => m.san === item.best);
+  state.selected = null;
+  if (played && best && played.uci === best.uci) {
+    state.learn.solved = true;
+    setLearnText(`Yes: ${item.best} is Tarpon's move here.`, true);
+  } else {
+    state.learn.tries += 1;
+    setLearnText(`${played ? played.san : uci} is not the best move here: try another one.`, false);
+  }
+  render();
+}
+
+function showLearnAnswer() {
+  const item = learnItem();
+  if (!item) return;
+  state.learn.solved = true;
+  setLearnText(`Tarpon's move here: ${item.best}.`, true);
+}
+
+function nextLearnItem() {
+  if (!state.learn) return;
+  state.learn.index += 1;
+  if (state.learn.index >= state.learn.plies.length) {
+    const done = state.learn.plies.length;
+    stopLearning();
+    showMessage(`That was all ${done} of them.`, "info");
+    return;
+  }
+  showLearnPosition();
+}
+
+function stopLearning() {
+  state.learn = null;
+  renderLearn();
+  render();
+}
+
 // --- Rematch and past games ----------------------------------------------------------------
 
 // Another game like the one that ended, the colours swapped, from the same start.
@@ -2344,6 +2463,7 @@ function render() {
   renderMoves();
   renderPgn();
   renderGraph();
+  renderLearn();
   if (state.editor) renderEditorRights();
   $("fen-shown").value = g ? (state.editor ? editorFen() : shownFen()) : "";
   $("evalbar").classList.toggle("flipped", state.flipped);
@@ -2518,6 +2638,10 @@ function init() {
   );
   $("analyse-game").addEventListener("click", guarded(analysePlayedGame));
   $("rematch").addEventListener("click", guarded(rematch));
+  $("learn-start").addEventListener("click", startLearning);
+  $("learn-show").addEventListener("click", showLearnAnswer);
+  $("learn-next").addEventListener("click", nextLearnItem);
+  $("learn-stop").addEventListener("click", stopLearning);
   renderPastGames();
   $("fen-form").addEventListener("submit", guarded(() => newAnalysisGame({ fen: $("fen-input").value.trim() })));
   $("pgn-form").addEventListener("submit", guarded(loadPgn));
