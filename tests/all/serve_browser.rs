@@ -1908,6 +1908,16 @@ fn keys_and_the_wheel_move_through_the_game() {
         "back to 1... e5",
         "const c = document.querySelector('#moves button.current'); return c && c.textContent === 'e5'",
     );
+    // A step keeps the list as it is (only the current move changes): a long annotated
+    // game steps quickly.
+    browser.script("document.querySelector('#moves button').dataset.kept = 'yes'");
+    press(&browser, "ArrowRight");
+    press(&browser, "ArrowLeft");
+    assert_eq!(
+        browser.script("return document.querySelector('#moves button').dataset.kept"),
+        "yes",
+        "the move list was rebuilt by a step"
+    );
     // The wheel: a notch up is a move back.
     browser.script(
         "document.getElementById('board').dispatchEvent(new WheelEvent('wheel', \

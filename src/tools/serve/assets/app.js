@@ -1231,11 +1231,27 @@ function moveNumber(g, ply) {
 function renderMoves() {
   const g = game();
   const box = $("moves");
+  const review = g ? reviewOf(g) : null;
+  const current = g && state.view > 0 ? g.line[state.view - 1] : 0;
+  // A step through the same game changes only which move is current: the list is kept and
+  // only the mark moves (rebuilding a long annotated game's list at every step is slow).
+  const built = state.movesBuilt;
+  if (g && built && built.g === g && built.review === review) {
+    const previous = box.querySelector(".current");
+    const now = box.querySelector(`button[data-node="${current}"]`);
+    if (previous !== now) {
+      if (previous) previous.classList.remove("current");
+      if (now) now.classList.add("current");
+    }
+    renderVariationTools(g, built.nodes, current);
+    if (now) scrollIntoBox(box, now);
+    return;
+  }
   box.textContent = "";
+  state.movesBuilt = null;
   if (!g) return;
   const nodes = new Map(g.tree.map((n) => [n.id, n]));
-  const current = state.view > 0 ? g.line[state.view - 1] : 0;
-  const review = reviewOf(g);
+  state.movesBuilt = { g, review, nodes };
   const onLine = new Map(g.line.map((id, i) => [id, i + 1]));
   const moveButton = (node) => {
     const button = document.createElement("button");
@@ -1461,7 +1477,8 @@ function scrollIntoBox(box, element) {
 
 function renderPgn() {
   const g = game();
-  $("pgn-output").value = g ? g.pgn : "";
+  const pgn = g ? g.pgn : "";
+  if ($("pgn-output").value !== pgn) $("pgn-output").value = pgn;
   $("download-pgn").href = g ? `/api/games/${g.id}/pgn` : "#";
 }
 
