@@ -1870,6 +1870,42 @@ fn mistakes_are_learned_from_one_after_another() {
     );
 }
 
+/// The threat (x): the analysis of what the other side would play if it were its move,
+/// drawn in red; the bar keeps the position's own evaluation.
+#[test]
+fn the_threat_is_shown_on_request() {
+    needs_browser!("the_threat_is_shown_on_request");
+    let (_server, browser) = open_analysis("serve-browser-threat", DESKTOP);
+    // White to move; Black threatens mate on the back rank.
+    browser.type_into("#fen-input", "r5k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+    browser.click("#fen-button");
+    browser.wait_for(
+        "the position",
+        "return document.querySelectorAll('#board .square img').length === 9",
+    );
+    browser.script(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'x', bubbles: true }))",
+    );
+    browser.wait_for(
+        "the threat",
+        "const a = document.querySelector('#arrows line.arrow-0'); \
+         return state.threatShown && a && a.dataset.uci === 'a8a1' && \
+         document.getElementById('arrows').classList.contains('threat') && \
+         document.getElementById('depth').textContent.startsWith('Threat')",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('threat-toggle').textContent"),
+        "Hide threat"
+    );
+    browser.click("#threat-toggle");
+    browser.wait_for(
+        "White's own lines again",
+        "const a = document.querySelector('#arrows line.arrow-0'); \
+         return !state.threatShown && a && a.dataset.uci !== 'a8a1' && \
+         !document.getElementById('arrows').classList.contains('threat')",
+    );
+}
+
 /// Presses `key` on the page (the keydown event a real key sends to the page's body).
 fn press(browser: &Browser, key: &str) {
     browser.script(&format!(

@@ -71,6 +71,9 @@ pub struct AnalysisParams {
     ply: Option<usize>,
     lines: usize,
     seconds: u64,
+    /// The threat: what the other side would play if it were its move (the position after
+    /// a pass).
+    threat: bool,
 }
 
 impl AnalysisParams {
@@ -79,13 +82,15 @@ impl AnalysisParams {
             ply: None,
             lines: 1,
             seconds: MAX_ANALYSIS_SECONDS,
+            threat: false,
         };
         for (key, value) in query_pairs(query)? {
             match key {
                 "ply" => params.ply = Some(number(key, value, 0, MAX_PLIES as u64)? as usize),
                 "lines" => params.lines = number(key, value, 1, MAX_LINES as u64)? as usize,
                 "seconds" => params.seconds = number(key, value, 1, MAX_ANALYSIS_SECONDS)?,
-                _ => return Err(unknown_parameter(key, "ply, lines, seconds")),
+                "threat" => params.threat = number(key, value, 0, 1)? == 1,
+                _ => return Err(unknown_parameter(key, "ply, lines, seconds, threat")),
             }
         }
         Ok(params)
@@ -264,7 +269,16 @@ pub fn analysis(
         let game = slot.game();
         refuse_live(&game)?;
         let ply = params.ply.unwrap_or(game.position().plies_played());
-        game.position_at(ply)?
+        let mut position = game.position_at(ply)?;
+        if params.threat {
+            if position.board().in_check() {
+                return Err(ApiError::conflict(
+                    "There is no threat to show: the side to move is in check",
+                ));
+            }
+            position.make_null();
+        }
+        position
     };
     if crate::chess::movegen::legal_moves(&position).is_empty() {
         return Err(ApiError::conflict(

@@ -1744,6 +1744,9 @@ function analysedFen() {
 // with no number until the new position's analysis speaks.
 function clearAnalysisPanel() {
   state.analysisFen = null;
+  state.threatShown = false;
+  $("analysis").classList.remove("threat");
+  $("arrows").classList.remove("threat");
   drawArrows([]);
   $("lines").textContent = "";
   $("depth").textContent = "depth –";
@@ -1788,15 +1791,17 @@ async function startAnalysis() {
   renderAnalysisButton();
   const lines = $("lines-count").value;
   try {
+    const threat = state.threat && !g.checks[state.view] ? "&threat=1" : "";
+    run.threat = Boolean(threat);
     const response = await openStream(
-      `games/${g.id}/analysis?ply=${state.view}&lines=${lines}&seconds=${state.analysisSeconds}`,
+      `games/${g.id}/analysis?ply=${state.view}&lines=${lines}&seconds=${state.analysisSeconds}${threat}`,
       controller.signal,
     );
     await readEvents(response, (name, data) => {
       // Events of a search that was stopped or replaced, or of a position no longer shown,
       // can still arrive (they were on their way): they are dropped.
       if (state.analysis !== run || run.fen !== analysedFen()) return;
-      if (name === "info") showInfo(data, run.fen);
+      if (name === "info") showInfo(data, run.fen, run.threat);
       if (name === "done") {
         state.analysisFen = run.fen;
         $("depth").textContent += data.limit ? " (time limit reached)" : " (finished)";
@@ -1820,9 +1825,12 @@ async function startAnalysis() {
   }
 }
 
-function showInfo(data, fen) {
+function showInfo(data, fen, threat) {
   state.analysisFen = fen;
-  $("depth").textContent = `depth ${data.depth}`;
+  state.threatShown = Boolean(threat);
+  $("depth").textContent = (threat ? "Threat: " : "") + `depth ${data.depth}`;
+  $("analysis").classList.toggle("threat", Boolean(threat));
+  $("arrows").classList.toggle("threat", Boolean(threat));
   $("nps").textContent = `${Math.round(data.nps / 1000)} kn/s`;
   const list = $("lines");
   list.textContent = "";
@@ -1854,7 +1862,8 @@ function showInfo(data, fen) {
     });
     list.appendChild(item);
   }
-  if (data.lines.length > 0) setEvalBar(data.lines[0].eval);
+  // The bar is the position's own evaluation: a threat's lines leave it as it is.
+  if (data.lines.length > 0 && !threat) setEvalBar(data.lines[0].eval);
   drawArrows(data.lines.map((line) => line.moves[0]).filter(Boolean));
 }
 
@@ -2007,6 +2016,16 @@ function renderAnalysisButton() {
   const button = $("analyse-toggle");
   button.textContent = state.analysisWanted ? "Stop" : "Analyse";
   button.classList.toggle("primary", !state.analysisWanted);
+}
+
+// The threat (x): the analysis shows what the other side would play if it were its move;
+// it turns the analysis on if it was off.
+async function toggleThreat() {
+  state.threat = !state.threat;
+  $("threat-toggle").setAttribute("aria-pressed", String(state.threat));
+  $("threat-toggle").textContent = state.threat ? "Hide threat" : "Show threat";
+  if (!state.analysisWanted) await toggleAnalysis();
+  else restartAnalysis();
 }
 
 // Turning the analysis off also stops the server's search. The promise settles once the
@@ -2525,6 +2544,7 @@ function onKey(event) {
     End: () => goTo(g.ply),
     f: () => flip(),
     l: () => analysis && toggleAnalysis(),
+    x: () => analysis && toggleThreat(),
     " ": () => analysis && playBestMove(),
     "?": () => {
       $("shortcuts").hidden = !$("shortcuts").hidden;
@@ -2550,7 +2570,7 @@ async function otherVariation(step) {
 
 // Space: Tarpon's best move in the position shown, from the analysis running (or shown).
 async function playBestMove() {
-  const best = state.analysisFen === analysedFen() && state.arrows && state.arrows[0];
+  const best = state.analysisFen === analysedFen() && !state.threatShown && state.arrows && state.arrows[0];
   if (best && !state.busy) await sendMove(best);
 }
 
@@ -2655,6 +2675,7 @@ function init() {
   );
   $("analyse-game").addEventListener("click", guarded(analysePlayedGame));
   $("rematch").addEventListener("click", guarded(rematch));
+  $("threat-toggle").addEventListener("click", guarded(toggleThreat));
   $("learn-start").addEventListener("click", startLearning);
   $("learn-show").addEventListener("click", showLearnAnswer);
   $("learn-next").addEventListener("click", nextLearnItem);
