@@ -1981,8 +1981,13 @@ fn keys_and_the_wheel_move_through_the_game() {
         "return state.analysisWanted && state.arrows && state.arrows.length > 0 && \
          state.analysisFen === analysedFen()",
     );
-    let best = browser.script("return state.arrows[0]");
-    press(&browser, " ");
+    // The best move when Space is pressed (read in the same script: a new iteration may
+    // change it a moment later).
+    let best = browser.script(
+        "const best = state.arrows[0]; \
+         document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true })); \
+         return best",
+    );
     browser.wait_for(
         "the best move played",
         &format!("return state.view === 2 && state.games.analysis.moves[1].uci === {best}"),
