@@ -9,8 +9,8 @@
 # (default 20), and whether the two searched the same tree (the same bench node count:
 # then only the code differs, as it must for a non-functional change).
 #
-# Pause a running datagen first (`pkill -STOP -f "[d]atagen"`, later `-CONT`): it sits on
-# the same cores.
+# Pause a running datagen first (`kill -STOP PID`, later `kill -CONT PID`, with the pid you started: never by name,
+# which could stop other runs too): it sits on the same cores.
 #
 # DEPTH (default: bench's own, 11) searches deeper: a network whose weights outgrow the
 # caches loses more speed in long searches, where the hash table competes for them, than
