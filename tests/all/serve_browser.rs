@@ -397,6 +397,15 @@ fn paste_pgn(browser: &Browser, pgn: &str) {
     browser.click("#pgn-button");
 }
 
+/// Pastes `ANNOTATED_PGN` and waits for it.
+fn paste_annotated(browser: &Browser) {
+    paste_pgn(browser, ANNOTATED_PGN);
+    browser.wait_for(
+        "the pasted game",
+        "return state.games.analysis.white === 'Ann Example'",
+    );
+}
+
 /// Starts the server and a browser on the analysis tab, with the start position shown.
 fn open_analysis(name: &str, size: (u32, u32)) -> (TestServer, Browser) {
     let server = TestServer::start(&[]);
@@ -1198,11 +1207,7 @@ fn a_phone_shows_the_board_lines_and_moves_before_the_forms() {
 fn moves_played_at_an_earlier_point_make_variations() {
     needs_browser!("moves_played_at_an_earlier_point_make_variations");
     let (_server, browser) = open_analysis("serve-browser-tree", DESKTOP);
-    paste_pgn(&browser, ANNOTATED_PGN);
-    browser.wait_for(
-        "the pasted game",
-        "return state.games.analysis.white === 'Ann Example'",
-    );
+    paste_annotated(&browser);
     let list = browser.script("return document.getElementById('moves').textContent");
     let list = list.as_str().unwrap();
     for part in ["A quiet opening", "e4!", "Sicilian", "c5", "Nf3!?", "Nc6?"] {
@@ -1920,11 +1925,7 @@ fn press(browser: &Browser, key: &str) {
 fn keys_and_the_wheel_move_through_the_game() {
     needs_browser!("keys_and_the_wheel_move_through_the_game");
     let (_server, browser) = open_analysis("serve-browser-keys", DESKTOP);
-    paste_pgn(&browser, ANNOTATED_PGN);
-    browser.wait_for(
-        "the pasted game",
-        "return state.games.analysis.white === 'Ann Example'",
-    );
+    paste_annotated(&browser);
     let shown =
         "const c = document.querySelector('#moves button.current'); return c ? c.textContent : ''";
     press(&browser, "Home");
