@@ -397,6 +397,15 @@ fn paste_pgn(browser: &Browser, pgn: &str) {
     browser.click("#pgn-button");
 }
 
+/// Pastes `TRAP_PGN` and waits for its fourteen moves.
+fn paste_trap(browser: &Browser) {
+    paste_pgn(browser, TRAP_PGN);
+    browser.wait_for(
+        "the pasted game",
+        "return document.querySelectorAll('#moves button').length === 14",
+    );
+}
+
 /// Pastes `ANNOTATED_PGN` and waits for it.
 fn paste_annotated(browser: &Browser) {
     paste_pgn(browser, ANNOTATED_PGN);
@@ -1043,11 +1052,7 @@ fn the_analysis_board_behaves() {
     // scroll the page.
     browser.click("#flip");
     browser.script("window.scrollTo(0, 0)");
-    paste_pgn(&browser, TRAP_PGN);
-    browser.wait_for(
-        "the pasted game",
-        "return document.querySelectorAll('#moves button').length === 14",
-    );
+    paste_trap(&browser);
     assert_eq!(
         browser.script("return window.scrollY"),
         0,
@@ -1296,11 +1301,7 @@ fn moves_played_at_an_earlier_point_make_variations() {
 fn the_analysis_board_deletes_from_the_move_shown_and_has_no_takeback() {
     needs_browser!("the_analysis_board_deletes_from_the_move_shown_and_has_no_takeback");
     let (_server, browser) = open_analysis("serve-browser-delete", DESKTOP);
-    paste_pgn(&browser, TRAP_PGN);
-    browser.wait_for(
-        "the pasted game",
-        "return document.querySelectorAll('#moves button').length === 14",
-    );
+    paste_trap(&browser);
     assert_eq!(
         browser.script(
             "return [...document.querySelectorAll('#analyse-panel button')] \
@@ -1645,11 +1646,7 @@ fn the_board_fills_the_window_and_can_be_resized() {
 
     // Lines of one row each, a move list with room.
     browser.click("#tab-analyse");
-    paste_pgn(&browser, TRAP_PGN);
-    browser.wait_for(
-        "the pasted game",
-        "return document.querySelectorAll('#moves button').length === 14",
-    );
+    paste_trap(&browser);
     browser.click("#first");
     browser.click("#analyse-toggle");
     browser.wait_for(
@@ -1809,11 +1806,7 @@ fn finished_games_are_kept_and_a_rematch_swaps_the_colours() {
 fn mistakes_are_learned_from_one_after_another() {
     needs_browser!("mistakes_are_learned_from_one_after_another");
     let (_server, browser) = open_analysis("serve-browser-learn", DESKTOP);
-    paste_pgn(&browser, TRAP_PGN);
-    browser.wait_for(
-        "the pasted game",
-        "return document.querySelectorAll('#moves button').length === 14",
-    );
+    paste_trap(&browser);
     browser.click("#review");
     browser.wait_for(
         "the review and the button",
@@ -2044,11 +2037,7 @@ fn engine_lines_draw_arrows_and_play_when_clicked() {
 fn the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer() {
     needs_browser!("the_review_shows_accuracy_evaluations_and_the_move_under_the_pointer");
     let (_server, browser) = open_analysis("serve-browser-review", DESKTOP);
-    paste_pgn(&browser, TRAP_PGN);
-    browser.wait_for(
-        "the pasted game",
-        "return document.querySelectorAll('#moves button').length === 14",
-    );
+    paste_trap(&browser);
     browser.click("#review");
     browser.wait_for(
         "the review",
