@@ -1663,6 +1663,7 @@ fn the_board_fills_the_window_and_can_be_resized() {
         .as_f64()
         .unwrap();
     assert!(room >= 350.0, "the move list's room: {room} px");
+    save_screenshot(&browser, "serve-wide");
     browser.click("#analyse-toggle");
 
     // A phone: the board takes the page's width (the window's less a scroll bar).
