@@ -304,6 +304,11 @@ impl Searcher<'_> {
             if m == excluded {
                 continue;
             }
+            // The child's hash-table bucket is asked for as soon as the move is known: the
+            // pruning decisions below give main memory time to deliver it before the child
+            // probes (`make_move` asks again, too late to hide the whole wait). A pruned
+            // move's fetch is wasted, and still the bench runs 2-7 % faster (S-116).
+            self.tt.prefetch(self.pos.key_after(m));
             // For GUIs that show which root move is being searched (once a search is long
             // enough for a person to look, as Stockfish does).
             if root && self.is_main() && self.time.elapsed() >= CURRMOVE_AFTER {
