@@ -830,6 +830,11 @@ impl Searcher<'_> {
         if !in_check {
             self.prefetch_corrections(ply);
         }
+        // The network's evaluation is computed before the probe, though the table may cut
+        // the node off or hold the evaluation: the entry, prefetched when the move was
+        // made, is still on its way from memory, and the processor does the network's work
+        // while it waits (2 % faster at the same tree, S-123).
+        let fresh = if in_check { -INFINITE } else { self.evaluate() };
         let entry = self.tt.probe(key);
         if let Some(e) = entry
             && let Some(s) = tt_cutoff(e.score, e.bound, ply, alpha, beta)
@@ -845,7 +850,7 @@ impl Searcher<'_> {
         if !in_check {
             // Stand pat: the side to move need not capture, so the (corrected) static
             // evaluation is taken as a lower bound on the score.
-            raw_eval = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            raw_eval = entry.map_or(fresh, |e| e.eval);
             static_eval = self.corrected(raw_eval, &self.previous_moves(ply));
             // The hash score, where its bound allows, is the better stand pat: a search
             // found it (~11 Elo, S-24).
