@@ -119,6 +119,15 @@ impl Searcher<'_> {
         if !in_check && !root {
             self.prefetch_corrections(ply);
         }
+        // The network's evaluation (Step 5) is computed before the probe, though the table
+        // may end the node or hold it: the entry is still on its way from memory, and the
+        // processor does the network's work while it waits (3 % faster at the same tree,
+        // S-124).
+        let fresh = if in_check || root {
+            -INFINITE
+        } else {
+            self.evaluate()
+        };
         let entry = self.tt.probe(key);
         let tt_move = if root {
             self.root_moves[self.pv_index].mv
@@ -165,7 +174,7 @@ impl Searcher<'_> {
         }
 
         let previous = self.previous_moves(ply);
-        // Step 5. The static evaluation, as the table saved it or computed now (the network's
+        // Step 5. The static evaluation, as the table saved it or computed above (the network's
         // score scaled by the material left, `Searcher::evaluate`, ~18 Elo, S-48), and corrected
         // by what the search has learned of its errors (`correction.rs`, ~21 Elo, S-13): the
         // corrected one drives the pruning below, the raw one is what the table keeps. The
@@ -173,7 +182,7 @@ impl Searcher<'_> {
         let (raw_eval, static_eval) = if in_check || root {
             (-INFINITE, -INFINITE)
         } else {
-            let raw = entry.map_or_else(|| self.evaluate(), |e| e.eval);
+            let raw = entry.map_or(fresh, |e| e.eval);
             (raw, self.corrected(raw, &previous))
         };
         self.stack[ply].static_eval = static_eval;
