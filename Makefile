@@ -9,7 +9,7 @@
 # AMD Zen (2017) and later; v2: nearly any x86-64 in use). `tarpon --version`
 # says which a binary is. `make release LEVELS=x86-64-v3` builds only the levels named.
 # `make pgo` builds the fastest binary for this processor, target/pgo/tarpon, guided by a
-# profile of `tarpon bench` (scripts/pgo.sh; about 2 % more nodes/s).
+# profile of `tarpon bench` (scripts/pgo.sh; 2-8 % more nodes/s).
 # `make EXE=<name> FEATURES=tune` builds the tuning build, whose search numbers are UCI
 # options (for SPSA; docs/openbench.md).
 EXE ?= tarpon

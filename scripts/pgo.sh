@@ -7,7 +7,8 @@
 # The compiler inlines and lays out the code by guesses about which branches are taken; a
 # profile of real searches replaces the guesses. On the bench it runs about 8 % fewer
 # instructions a node (cachegrind), and `scripts/bench-pair.sh` measured it 2 % faster in
-# nodes/s than the plain build (two runs of 20 rounds on a quiet machine; docs/log/search.md).
+# nodes/s than the plain build at first and 6-8 % on 2026-12-04 (20 rounds; docs/log/search.md,
+# S-126).
 # The steps:
 #
 #   1. build with instrumentation (-C profile-generate);

@@ -11,7 +11,7 @@
 # cargo uses instead of the configured rustflags (not in addition to them), each in its own
 # target folder, so that they and the native build do not rebuild one another.
 #
-# Each level is built profile-guided (scripts/pgo.sh: about 2 % more nodes a second, the
+# Each level is built profile-guided (scripts/pgo.sh: 2-8 % more nodes a second, the
 # same tree, which pgo.sh checks) when this processor can run that level, since the
 # profiling run has to run here; a level it cannot run is built plain, and the script says
 # so. Every binary is checked to be of the level asked for: by `tarpon --version` where it
