@@ -245,6 +245,13 @@ impl<'a> Searcher<'a> {
     pub(super) fn make_move(&mut self, m: Move) {
         // First, so that the table's memory is on its way while the move is made.
         self.tt.prefetch(self.pos.key_after(m));
+        self.make_prefetched_move(m);
+    }
+
+    /// Makes legal move `m` whose hash-table entry was already asked for (the main search
+    /// does so when the move is picked).
+    #[inline(always)]
+    pub(super) fn make_prefetched_move(&mut self, m: Move) {
         if self.options.nnue.is_some() {
             self.nnue.push(&self.pos, m);
         }
