@@ -118,8 +118,9 @@ for step in "2 $ethereal" "3 $stockfish" "4 $quarter"; do
 done
 if [ -n "$limit" ]; then
     # Each match saves its state after every game, so an interrupted one loses only
-    # the games in progress.
-    (sleep "$limit"; pkill -INT -f "$D/tools/fastchess") &
+    # the games in progress. Only this script's matches are stopped: the fastchess that
+    # each milestone.sh started (its child), never a process found by name.
+    (sleep "$limit"; for m in "${matches[@]}"; do pkill -INT -P "$m"; done) &
     stopper=$!
 fi
 wait "${matches[@]}"
@@ -141,14 +142,17 @@ cd "$D"
 [ -x tarpon-base ] || { echo "versus: made without BASE_BIN" >&2; exit 1; }
 chmod +x bin/*
 limit=${1:-}
+ONLY=1 CONCURRENCY=$(( $(nproc) > 2 ? $(nproc) - 1 : 2 )) SHARED="$D" OUT="$D/matches" \
+    ./milestone.sh "$D/tarpon" "$D/tarpon-base" &
+match=$!
 if [ -n "$limit" ]; then
     # The state is saved after every game, but a pair of games (one opening, both
     # colours) counts only once both are played: stopping loses the pairs in progress.
-    (sleep "$limit"; pkill -INT -f "$D/tools/fastchess") &
+    # Only this match's fastchess (milestone.sh's child) is stopped, never one by name.
+    (sleep "$limit"; pkill -INT -P "$match") &
     stopper=$!
 fi
-ONLY=1 CONCURRENCY=$(( $(nproc) > 2 ? $(nproc) - 1 : 2 )) SHARED="$D" OUT="$D/matches" \
-    ./milestone.sh "$D/tarpon" "$D/tarpon-base"
+wait "$match"
 [ -n "$limit" ] && kill "$stopper" 2>/dev/null
 EOF
 chmod +x "$DIR/datagen.sh" "$DIR/sparring.sh" "$DIR/versus.sh"
