@@ -101,7 +101,11 @@ def main():
     parser.add_argument("--full", action="store_true",
                         help="also play full-strength Tarpon against the highest setting")
     parser.add_argument("--pgn", help="append every game to this PGN file")
-    parser.add_argument("--output", help="also write the table (Markdown) to this file")
+    parser.add_argument("--output", help="also write the table (Markdown) to this file, "
+                        "rewritten after every row, so that a stopped run keeps its rows")
+    parser.add_argument("--known", action="append", default=[], metavar="ELO=RATING,ERROR",
+                        help="a setting measured in an earlier run (its rating and 95%% error), "
+                        "for the settings below Stockfish's range to chain to; repeatable")
     args = parser.parse_args()
 
     settings = sorted({int(s) for s in args.settings.split(",")}, reverse=True)
@@ -110,6 +114,13 @@ def main():
 
     rows = []
     measured = {}  # setting -> (rating, error)
+    for known in args.known:
+        try:
+            setting, value = known.split("=")
+            rating, error = value.split(",")
+            measured[int(setting)] = (float(rating), float(error))
+        except ValueError:
+            parser.error(f"--known {known!r}: expected ELO=RATING,ERROR, for example 1400=1380,70")
     for index, elo in enumerate(settings):
         name = f"tarpon{elo}"
         if elo >= STOCKFISH_ELO_MIN:
@@ -118,7 +129,7 @@ def main():
             result = run_match(args, name, limited(elo), opponent, limited(anchor), args.seed + index)
             anchor_rating, anchor_error = float(anchor), 0.0
         else:
-            higher = [s for s in settings if s > elo]
+            higher = [s for s in set(settings) | set(measured) if s > elo]
             if not higher:
                 parser.error(f"setting {elo} is below Stockfish's range and has no higher setting to chain to")
             anchor = min(higher)
@@ -128,6 +139,7 @@ def main():
         rating, error = combine(anchor_rating, anchor_error, result)
         measured[elo] = (rating, error)
         rows.append((f"UCI_Elo {elo}", opponent[0], result, rating, error, elo))
+        write_table(args, rows)
 
     if args.full:
         top = settings[0]
@@ -136,6 +148,13 @@ def main():
         rating, error = combine(*measured[top], result)
         rows.append(("full strength", opponent[0], result, rating, error, None))
 
+    table = write_table(args, rows)
+    print(f"Time control {args.tc}, {args.games} games per row, Tarpon {args.engine}")
+    print(table)
+
+
+def write_table(args, rows):
+    """The table of the rows so far, written to --output when given."""
     lines = [
         f"| setting | opponent | games | W-D-L | Elo difference | measured rating | within {args.target:.0f} |",
         "|---|---|---|---|---|---|---|",
@@ -147,11 +166,10 @@ def main():
             f"| {show(*combine(0.0, 0.0, r), '+')} | {show(rating, error)} | {within} |"
         )
     table = "\n".join(lines)
-    print(f"Time control {args.tc}, {args.games} games per row, Tarpon {args.engine}")
-    print(table)
     if args.output:
         with open(args.output, "w") as f:
             f.write(table + "\n")
+    return table
 
 
 if __name__ == "__main__":
