@@ -89,7 +89,7 @@ fi
 export TARPON_PYTHON=$python TARPON_NO_SKIP=1
 # Two test threads per core: many tests spend most of their time waiting (on a browser, on a
 # server's idle timeout, on a clock), and the tests of one binary run only as many at once as
-# it has threads. On two cores the suite runs in about 150 s instead of 230 s. RUST_TEST_THREADS
+# it has threads. On two cores tests/all ran in 155-175 s instead of 227 s. RUST_TEST_THREADS
 # or `-- --test-threads N` still choose.
 if [ -z "${RUST_TEST_THREADS:-}" ]; then
     RUST_TEST_THREADS=$((2 * $(nproc 2>/dev/null || echo 1)))
