@@ -324,8 +324,6 @@ fn parse_castling(
         }
         held |= right;
         setup.rook[rights::index(right)] = rook;
-        setup.lost[rook.index()] |= right;
-        setup.lost[king.index()] |= rights::of(color, true) | rights::of(color, false);
     }
     Ok((held, setup))
 }
