@@ -617,6 +617,14 @@ impl Board {
 mod tests {
     use super::*;
 
+    /// The search copies the board at every move it makes and takes back (copy-make, see
+    /// the module documentation): it stays within three cache lines.
+    #[test]
+    fn a_board_fits_in_three_cache_lines() {
+        let size = std::mem::size_of::<Board>();
+        assert!(size <= 192, "a board takes {size} bytes");
+    }
+
     /// Each grade of a side's attack map holds exactly the squares that pieces of that
     /// grade or cheaper attack, and the whole map those that `is_attacked` names.
     #[test]
