@@ -15,8 +15,10 @@ use super::bitboard::Bitboard;
 use super::magics::{BISHOP_MAGICS, ROOK_MAGICS};
 use super::types::{Color, PieceType, Square};
 
-const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// The slider directions, the two towards higher squares (up the board, or right along a
+/// rank) first, then the two towards lower ones (`ray_table` relies on the order).
+const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
@@ -188,24 +190,18 @@ const fn magic_index(e: &SliderEntry, occupied: u64) -> usize {
     ((occupied & e.mask).wrapping_mul(e.magic) >> e.shift) as usize
 }
 
-/// The slider directions in the order of `ray_table`: the two towards higher squares (up
-/// the board, or right along a rank) first, then the two towards lower ones.
-const RAY_DIRECTIONS: [[(i8, i8); 4]; 2] = [
-    [(1, 0), (0, 1), (-1, 0), (0, -1)],
-    [(1, 1), (-1, 1), (1, -1), (-1, -1)],
-];
-
 /// Each slider direction's ray from every square to the board's edge, `[kind][sq][d]`:
-/// `kind` as in `SLIDER_KINDS`, `d` as in `RAY_DIRECTIONS`.
+/// `kind` as in `SLIDER_KINDS`, `d` as in `directions`.
 const fn ray_table() -> [[[u64; 4]; 64]; 2] {
     let mut rays = [[[0; 4]; 64]; 2];
     let mut k = 0;
     while k < 2 {
+        let dirs = directions(SLIDER_KINDS[k]);
         let mut sq = 0;
         while sq < 64 {
             let mut d = 0;
             while d < 4 {
-                let (df, dr) = RAY_DIRECTIONS[k][d];
+                let (df, dr) = dirs[d];
                 rays[k][sq][d] = walk(sq, df, dr, 64);
                 d += 1;
             }
