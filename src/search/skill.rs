@@ -276,7 +276,10 @@ mod tests {
         }
         // The warming below 1200 leaves the settings from 1200 up as they were measured.
         let cp = |elo| (Skill::from_elo(elo).temperature() * 10.0).round() / 10.0;
-        assert_eq!((cp(800), cp(1000), cp(1200), cp(2000)), (423.1, 163.5, 63.2, 14.8));
+        assert_eq!(
+            (cp(800), cp(1000), cp(1200), cp(2000)),
+            (423.1, 163.5, 63.2, 14.8)
+        );
         assert_eq!(Skill::from_elo(100).elo(), ELO_MIN);
         assert_eq!(Skill::from_elo(5000).elo(), ELO_MAX);
     }

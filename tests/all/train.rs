@@ -194,6 +194,29 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
         assert!(bucket == start.feature_weights.as_slice());
     }
     assert_eq!(seeded.hidden_biases, start.hidden_biases);
+    // From the 4 buckets into 8, which split them: each bucket's weights are those of the
+    // bucket it is part of (here all alike).
+    let path = dir.join("eight.nnue");
+    let args = [
+        data.as_str(),
+        "-o",
+        path.to_str().unwrap(),
+        "--init",
+        net.to_str().unwrap(),
+    ];
+    let out = train(
+        &[
+            &args[..],
+            &["--king-buckets", "8", "--epochs", "1", "--lr", "1e-12"],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let eight = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(eight.king_buckets.count(), 8);
+    for bucket in eight.feature_weights.chunks(one) {
+        assert!(bucket == start.feature_weights.as_slice());
+    }
     // Widened to 320 neurons: each input's first 256 weights and the biases are the old
     // ones, and the 64 new neurons are silent (output weights 0).
     let wide = started("wide.nnue", &["--hidden", "320"]);
@@ -224,8 +247,8 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
         (&["--init", &data], "is not a network"),
         (&["--init", plain, "--resume", &data], "give one of them"),
         (
-            &["--init", net.to_str().unwrap(), "--king-buckets", "8"],
-            "king buckets differ",
+            &["--init", net.to_str().unwrap(), "--king-buckets", "1"],
+            "which does not split each of them",
         ),
     ];
     for (extra, expected) in cases {

@@ -65,7 +65,7 @@ pub struct TrainArgs {
     /// Go on from a checkpoint (with the same data and settings; default: start afresh)
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
-    /// Start from this network's weights (same output buckets; a smaller hidden layer is widened with new neurons that start silent; one without king buckets seeds every bucket alike) instead of random ones (default: random weights)
+    /// Start from this network's weights (same output buckets; a smaller hidden layer is widened with new neurons that start silent; one without king buckets seeds every bucket alike, and one with king buckets seeds a finer split of them, 8 or 16 from 4, each new bucket as the one it splits) instead of random ones (default: random weights)
     #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
     /// Leave out positions whose score is beyond this (centipawns, either sign)

@@ -23,16 +23,22 @@ pub fn quantise_bias(b: f64) -> i32 {
 }
 
 /// The float network whose weights are exactly `q`'s, laid out for the king buckets
-/// `kings`: `q`'s own, or any when `q` has none, whose 768 inputs' weights then start every
+/// `kings`: `q`'s own; any when `q` has none, whose 768 inputs' weights then start every
 /// bucket alike (the network it makes evaluates as `q` does, the mirrored half as `q` sees
-/// the mirror image). That is how a trained network seeds a larger input layer, or a run
-/// on new data (`tarpon train --init`). `factorised`: `q`'s weights go to the factor rows
-/// if it has no buckets (the buckets' own rows start at 0), else to the buckets' rows
-/// (the factor rows start at 0).
+/// the mirror image); or a finer split of `q`'s (each of the new buckets within one of
+/// `q`'s, as `8` splits `4`), each new bucket starting as the one it was split from, so
+/// that the network still evaluates as `q` does. That is how a trained network seeds a
+/// larger input layer, or a run on new data (`tarpon train --init`). `factorised`: `q`'s
+/// weights go to the factor rows if it has no buckets (the buckets' own rows start at 0),
+/// else to the buckets' rows (the factor rows start at 0).
 pub fn dequantise(q: &Network, kings: KingBuckets, factorised: bool) -> Result<Net, String> {
-    if q.king_buckets != kings && q.king_buckets != KingBuckets::NONE {
-        return Err("its king buckets differ from --king-buckets".into());
-    }
+    let parents = if q.king_buckets == KingBuckets::NONE {
+        vec![0; kings.count()]
+    } else {
+        split_from(&q.king_buckets, &kings).ok_or(
+            "its king buckets differ from --king-buckets, which does not split each of them",
+        )?
+    };
     let layout = Layout {
         hidden: q.hidden_biases.len(),
         buckets: q.output_biases.len(),
@@ -54,8 +60,14 @@ pub fn dequantise(q: &Network, kings: KingBuckets, factorised: bool) -> Result<N
         (false, _) => features,
         (true, false) => &mut features[..l.inputs() * h],
     };
-    for (p, &x) in to.iter_mut().zip(q.feature_weights.iter().cycle()) {
-        *p = f32::from(x) / QA as f32;
+    // Each bucket's rows from those of the bucket it comes from (a network without
+    // buckets is one bucket's worth).
+    let bucket_len = crate::eval::nnue::format::INPUTS * h;
+    for (rows, &parent) in to.chunks_mut(bucket_len).zip(parents.iter().cycle()) {
+        let from = &q.feature_weights[parent * bucket_len..(parent + 1) * bucket_len];
+        for (p, &x) in rows.iter_mut().zip(from) {
+            *p = f32::from(x) / QA as f32;
+        }
     }
     let sections = [
         (l.hidden_biases(), &q.hidden_biases, QA),
@@ -73,6 +85,23 @@ pub fn dequantise(q: &Network, kings: KingBuckets, factorised: bool) -> Result<N
         *p = b as f32 / (QA * QB) as f32;
     }
     Ok(net)
+}
+
+/// For each bucket of `finer`, the bucket of `coarser` it lies in, if every king square
+/// of a `finer` bucket is in the same `coarser` bucket (and both mirror alike).
+fn split_from(coarser: &KingBuckets, finer: &KingBuckets) -> Option<Vec<usize>> {
+    if coarser.mirrored() != finer.mirrored() {
+        return None;
+    }
+    let mut parents = vec![None; finer.count()];
+    for (&new, &old) in finer.map().iter().zip(coarser.map()) {
+        let parent = &mut parents[usize::from(new)];
+        if parent.is_some_and(|p| p != usize::from(old)) {
+            return None;
+        }
+        *parent = Some(usize::from(old));
+    }
+    Some(parents.into_iter().map(|p| p.unwrap_or(0)).collect())
 }
 
 /// The feature weights as the network file has them: factorised, each input's own row
@@ -261,6 +290,35 @@ mod tests {
         // difference: hundreds of activations times their weights' rounding errors). On
         // networks trained on Tarpon's games the mean is 3 to 4 cp.
         assert!(mean < 10.0 && worst < 40.0, "mean {mean} worst {worst}");
+    }
+
+    #[test]
+    fn a_network_seeds_a_finer_split_of_its_king_buckets_to_evaluate_as_it_did() {
+        // Four buckets whose weights differ, from a network without buckets.
+        let four = king_layouts::named("4").unwrap();
+        let mut seeded = dequantise(&quantise(&realistic(32, 6)), four, false).unwrap();
+        let mut rng = crate::rng::SplitMix64::new(3);
+        for w in &mut seeded.params[seeded.layout.feature_weights()] {
+            *w += (rng.unit() as f32 - 0.5) * 0.05;
+        }
+        let q = quantise(&seeded);
+        let coarse = dequantise(&q, four, false).unwrap();
+        for (finer, factorised) in [("8", false), ("16", true)] {
+            let kings = king_layouts::named(finer).unwrap();
+            let split = dequantise(&q, kings, factorised).unwrap();
+            let (mut a, mut b) = (Scratch::new(coarse.layout), Scratch::new(split.layout));
+            for board in random_positions(200, 4) {
+                let record = bulletformat::pack(&board, 0, GameResult::Draw, false).unwrap();
+                let x = coarse.forward(&data::features(&record, &four), &mut a);
+                let y = split.forward(&data::features(&record, &kings), &mut b);
+                assert!((x - y).abs() < 1e-4, "{finer}: {x} vs {y}");
+            }
+        }
+        // Not the other way: eight buckets do not fit into four, nor four into none.
+        let eight = quantise(&dequantise(&q, king_layouts::named("8").unwrap(), false).unwrap());
+        let error = dequantise(&eight, four, false).unwrap_err();
+        assert!(error.contains("does not split"), "{error}");
+        assert!(dequantise(&q, KingBuckets::NONE, false).is_err());
     }
 
     #[test]

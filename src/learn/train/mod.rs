@@ -600,8 +600,8 @@ fn resumed(path: &Path, opts: &Options) -> Result<State, String> {
 
 /// A run that starts from the network in `path`, if its shape fits this run: the same
 /// output buckets, as many hidden neurons or fewer (the network is widened, see
-/// [`model::Net::widened`]), and the same king buckets or none (which then start every
-/// bucket alike).
+/// [`model::Net::widened`]), and the same king buckets, none (which then start every
+/// bucket alike) or coarser ones that this run's split (see [`export::dequantise`]).
 fn initialised(path: &Path, opts: &Options) -> Result<State, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let network = Network::from_bytes(&bytes)
