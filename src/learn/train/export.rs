@@ -5,7 +5,9 @@
 
 use super::data::{Features, Record};
 use super::model::{Layout, Net, Scratch};
-use crate::eval::nnue::format::{KingBuckets, Network, QA, QB, SCALE, WEIGHT_CLIP, output_bucket};
+use crate::eval::nnue::format::{
+    INPUTS, KingBuckets, Network, QA, QB, SCALE, WEIGHT_CLIP, output_bucket,
+};
 
 /// `x · factor`, rounded to the nearest integer and saturated to `i16` (only the hidden
 /// biases are not clipped in training; a bias beyond ±128 would be a broken network).
@@ -62,8 +64,8 @@ pub fn dequantise(q: &Network, kings: KingBuckets, factorised: bool) -> Result<N
     };
     // Each bucket's rows from those of the bucket it comes from (a network without
     // buckets is one bucket's worth).
-    let bucket_len = crate::eval::nnue::format::INPUTS * h;
-    for (rows, &parent) in to.chunks_mut(bucket_len).zip(parents.iter().cycle()) {
+    let bucket_len = INPUTS * h;
+    for (rows, &parent) in to.chunks_mut(bucket_len).zip(&parents) {
         let from = &q.feature_weights[parent * bucket_len..(parent + 1) * bucket_len];
         for (p, &x) in rows.iter_mut().zip(from) {
             *p = f32::from(x) / QA as f32;
@@ -210,7 +212,7 @@ mod tests {
     use super::*;
     use crate::chess::fen;
     use crate::chess::types::Color;
-    use crate::eval::nnue::format::{HIDDEN, INPUTS, KingBuckets, OUTPUT_BUCKETS, file_size};
+    use crate::eval::nnue::format::{HIDDEN, OUTPUT_BUCKETS, file_size};
     use crate::learn::bulletformat::{self, GameResult};
     use crate::learn::train::data;
     use crate::learn::train::king_layouts;
