@@ -58,6 +58,13 @@ pub fn details() -> &'static str {
         } else {
             format!("{cpu}; profile-guided")
         };
+        // Slider lookups by `pext` where the processor has a fast one (src/chess/attacks.rs):
+        // the same moves, found faster.
+        let cpu = if crate::chess::attacks::USE_PEXT {
+            format!("{cpu}; sliders by pext")
+        } else {
+            cpu
+        };
         let buckets = match KING_BUCKETS {
             1 => "no king buckets".to_string(),
             n => format!("{n} king buckets"),
