@@ -887,17 +887,26 @@ impl Searcher<'_> {
                 if !see_ge(&self.pos, m, 0) {
                     continue;
                 }
-            } else if !in_check && m.promotion_piece().is_none() {
+            } else if !in_check {
+                let promotion = m.promotion_piece().is_some();
                 // Delta pruning: even winning the captured piece for free would not
                 // bring the score up to alpha. (Out of check every move here captures,
                 // en passant a pawn.)
-                let victim = captured_kind(&self.pos, m).map_or(0, see::value);
-                if static_eval + victim + DELTA_MARGIN.get() <= alpha {
+                if !promotion {
+                    let victim = captured_kind(&self.pos, m).map_or(0, see::value);
+                    if static_eval + victim + DELTA_MARGIN.get() <= alpha {
+                        continue;
+                    }
+                }
+                // Only captures that lose nothing in the exchange, the hash move aside (the
+                // picker hands out all of them; tested here, after the delta test, fewer
+                // need the exchange worked out: S-141).
+                if m != tt_move && !see_ge(&self.pos, m, 0) {
                     continue;
                 }
                 // Futility by SEE: short of alpha even with a margin, a capture that
                 // wins nothing in the exchange will not get there (S-41).
-                if futility_base <= alpha && !see_ge(&self.pos, m, 1) {
+                if !promotion && futility_base <= alpha && !see_ge(&self.pos, m, 1) {
                     best_score = best_score.max(futility_base);
                     continue;
                 }

@@ -157,8 +157,9 @@ impl MovePicker {
             .get_or_insert_with(|| board.graded_attacks(board.side_to_move().flip()))
     }
 
-    /// For quiescence search: captures and promotions, or every evasion when in check
-    /// (the quiet ones ordered by history in the context of the `previous` moves).
+    /// For quiescence search: captures and promotions, losing ones included (quiescence
+    /// leaves those out itself), or every evasion when in check (the quiet ones ordered
+    /// by history in the context of the `previous` moves).
     /// With `quiet_checks` (the first ply of quiescence), quiet moves that give check
     /// follow the captures.
     pub fn quiescence(
@@ -318,12 +319,11 @@ impl MovePicker {
                 }
                 Stage::GoodNoisy => match self.pick_best() {
                     Some(m) if m == self.tt_move => {}
-                    // Losing captures wait until after the quiet moves (in quiescence, for
-                    // ever: quiescence only wants captures that may gain something).
-                    Some(m) if !see_ge(board, m, 0) => {
-                        if !self.noisy_only {
-                            self.bad_noisy.push(m);
-                        }
+                    // Losing captures wait until after the quiet moves. Quiescence gets
+                    // every capture untested: it wants only those that may gain something,
+                    // and tests them itself, after a cheaper test that leaves many out.
+                    Some(m) if !self.noisy_only && !see_ge(board, m, 0) => {
+                        self.bad_noisy.push(m);
                     }
                     Some(m) => return Some(m),
                     None => {
