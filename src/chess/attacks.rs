@@ -293,23 +293,13 @@ static SLIDER_TABLE: [Bitboard; SLIDER_TABLE_SIZE] = build_slider_table();
 
 #[inline(always)]
 fn slider_index(e: &SliderEntry, occupied: Bitboard) -> usize {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        any(feature = "pext", target_feature = "avx512f")
-    ))]
-    {
-        // SAFETY: this block is compiled only when the target guarantees BMI2.
-        e.offset as usize + unsafe { std::arch::x86_64::_pext_u64(occupied.0, e.mask) } as usize
+    #[cfg(target_arch = "x86_64")]
+    if USE_PEXT {
+        // SAFETY: `USE_PEXT` holds only where the target guarantees BMI2.
+        return e.offset as usize
+            + unsafe { std::arch::x86_64::_pext_u64(occupied.0, e.mask) } as usize;
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        any(feature = "pext", target_feature = "avx512f")
-    )))]
-    {
-        e.offset as usize + magic_index(e, occupied.0)
-    }
+    e.offset as usize + magic_index(e, occupied.0)
 }
 
 #[inline(always)]
