@@ -88,6 +88,51 @@ fn main() {
         "cargo:rustc-env=TARPON_PGO={}",
         if pgo { "yes" } else { "" }
     );
+    println!("cargo:rustc-check-cfg=cfg(fast_pext)");
+    if fast_pext(&codegen_option("target-cpu")) {
+        println!("cargo:rustc-cfg=fast_pext");
+    }
+}
+
+/// Whether the processor the build is for is known to have a fast `pext` (`USE_PEXT` in
+/// `src/chess/attacks.rs`): a build for this very processor (`target-cpu=native`) on an
+/// Intel one or an AMD one of Zen 3 or later (family 25 and up), or a build for such a Zen
+/// by name. AMD's earlier processors with BMI2 (Excavator, Zen 1 and 2, Hygon's Dhyana)
+/// run `pext` in microcode, tens of cycles. A build for a level (`x86-64-v3`) may reach any
+/// of them, so it is not known there.
+fn fast_pext(target_cpu: &str) -> bool {
+    match target_cpu {
+        "znver3" | "znver4" | "znver5" => true,
+        "native" => host_has_fast_pext(),
+        _ => false,
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn host_has_fast_pext() -> bool {
+    use std::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let name: Vec<u8> = [vendor.ebx, vendor.edx, vendor.ecx]
+        .iter()
+        .flat_map(|r| r.to_le_bytes())
+        .collect();
+    let signature = __cpuid(1).eax;
+    let base_family = (signature >> 8) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ((signature >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    match &name[..] {
+        b"GenuineIntel" => true,
+        b"AuthenticAMD" => family >= 0x19,
+        _ => false,
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn host_has_fast_pext() -> bool {
+    false
 }
 
 /// Whether the header of the network to embed is the shape of `shape.rs`; `format.rs`

@@ -177,16 +177,19 @@ static SLIDER_ENTRIES: [[SliderEntry; 64]; 2] = SLIDER_LAYOUT.0;
 const SLIDER_TABLE_SIZE: usize = SLIDER_LAYOUT.1;
 
 /// Whether slider lookups use `pext`, decided at compile time: on a target with BMI2 and
-/// AVX-512, or with the `pext` feature on any target with BMI2. `pext` is fast (one
+/// AVX-512, on one the build script knows to have a fast `pext` (`fast_pext`: a build for
+/// the processor it runs on, `target-cpu=native`, when that is an Intel or an AMD Zen 3
+/// or later), or with the `pext` feature on any target with BMI2. `pext` is fast (one
 /// instruction, 3 cycles) on every Intel CPU with BMI2 and on AMD from Zen 3, but
 /// microcoded and much slower on AMD's Zen 1 and 2, which have BMI2 and no AVX-512; every
 /// CPU with AVX-512 has a fast one. Measured on an AMD Zen 4 (`scripts/bench-pair.sh`, 40
 /// rounds): 1.021 times the nodes/s of magics (median; ratio of means 1.039); on an Intel
-/// Xeon (`perft 6`, 9 paired runs) 0.96 times the time, within the noise.
+/// Xeon (`perft 6`, 9 paired runs) 0.96 times the time, within the noise; on an AMD Zen 3
+/// (profile-guided builds, 60 rounds) 1.006 and 1.008.
 pub const USE_PEXT: bool = cfg!(all(
     target_arch = "x86_64",
     target_feature = "bmi2",
-    any(feature = "pext", target_feature = "avx512f")
+    any(feature = "pext", target_feature = "avx512f", fast_pext)
 ));
 
 const fn magic_index(e: &SliderEntry, occupied: u64) -> usize {
