@@ -4,7 +4,7 @@
 // the build checks the embedded file's header against these numbers and stops, naming
 // both, when they differ. To embed a network of another shape, change them here.)
 //
-//   768 inputs × 4 king buckets (mirrored)  →  256 hidden (×2 perspectives, SCReLU)  →  8 outputs
+//   768 inputs × 8 king buckets (mirrored)  →  256 hidden (×2 perspectives, SCReLU)  →  8 outputs
 //
 // The formats and the quantisation are in `format.rs`; what the buckets mean is there too.
 
@@ -22,23 +22,26 @@ pub const OUTPUT_BUCKETS: usize = 8;
 
 /// King input buckets: sets of [`INPUTS`] inputs, of which a perspective uses the one its
 /// own king's square selects ([`KING_BUCKET_MAP`]).
-pub const KING_BUCKETS: usize = 4;
+pub const KING_BUCKETS: usize = 8;
 
 /// Whether a perspective whose king stands on files e–h sees the board mirrored left to
 /// right (so a king only ever sees itself on files a–d).
 pub const KING_MIRRORED: bool = true;
 
 /// The king bucket of each square of a side's own king, a1, b1, ..., h8, seen from that
-/// side (rank 1 is its first rank): rank 1 a–b, rank 1 c–d, rank 2, ranks 3 to 8 (the
-/// trainer's layout `4`).
+/// side (rank 1 is its first rank): on rank 1 one bucket for each file pair from the
+/// corner in (a/h, b/g, c/f, d/e: the castled king's squares apart from the centre's),
+/// rank 2 in two (a-b and g-h, c-f), rank 3 one, ranks 4 to 8 one (the trainer's layout
+/// `8`). Most positions have the king on its first two ranks, so that is where the
+/// buckets are spent.
 #[rustfmt::skip]
 pub const KING_BUCKET_MAP: [u8; 64] = [
-    0, 0, 1, 1, 1, 1, 0, 0,
-    2, 2, 2, 2, 2, 2, 2, 2,
-    3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3,
+    0, 1, 2, 3, 3, 2, 1, 0,
+    4, 4, 5, 5, 5, 5, 4, 4,
+    6, 6, 6, 6, 6, 6, 6, 6,
+    7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7,
 ];
