@@ -29,11 +29,8 @@ pub const KING_BUCKETS: usize = 8;
 pub const KING_MIRRORED: bool = true;
 
 /// The king bucket of each square of a side's own king, a1, b1, ..., h8, seen from that
-/// side (rank 1 is its first rank): on rank 1 one bucket for each file pair from the
-/// corner in (a/h, b/g, c/f, d/e: the castled king's squares apart from the centre's),
-/// rank 2 in two (a-b and g-h, c-f), rank 3 one, ranks 4 to 8 one (the trainer's layout
-/// `8`). Most positions have the king on its first two ranks, so that is where the
-/// buckets are spent.
+/// side (rank 1 is its first rank): rank 1 one bucket for each file (a, b, c, d and their
+/// mirror images), rank 2 a–b and c–d, rank 3, ranks 4 to 8 (the trainer's layout `8`).
 #[rustfmt::skip]
 pub const KING_BUCKET_MAP: [u8; 64] = [
     0, 1, 2, 3, 3, 2, 1, 0,
