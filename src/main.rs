@@ -6,8 +6,9 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use tarpon::learn::train::{args::TrainArgs, loss::LossArgs};
+use tarpon::learn::tune::args::TuneArgs;
 use tarpon::learn::{convert::ConvertArgs, datagen::DatagenArgs};
-use tarpon::learn::{train::args::TrainArgs, tune::args::TuneArgs};
 use tarpon::tools::{analyse::AnalyseArgs, bench::BenchArgs, book::BookArgs, epd::EpdArgs};
 use tarpon::tools::{eval::EvalArgs, perft::PerftArgs, play::PlayArgs, serve::ServeArgs};
 
@@ -54,23 +55,26 @@ enum Command {
     /// Train an NNUE evaluation network on datagen data and write it in the engine's format
     #[command(display_order = 6)]
     Train(TrainArgs),
-    /// Fit the evaluation weights to game results (Texel tuning) and write them as Rust source
+    /// Measure trained networks' loss on held-out positions, as tarpon train reports it
     #[command(display_order = 7)]
+    Loss(LossArgs),
+    /// Fit the evaluation weights to game results (Texel tuning) and write them as Rust source
+    #[command(display_order = 8)]
     Tune(TuneArgs),
     /// Convert training data between game shards and bulletformat records, or check files
-    #[command(display_order = 8)]
+    #[command(display_order = 9)]
     Convert(ConvertArgs),
     /// Search the benchmark positions to a fixed depth; ends with '<nodes> nodes <nps> nps'
-    #[command(display_order = 9)]
+    #[command(display_order = 10)]
     Bench(BenchArgs),
     /// Count the leaf nodes of the legal move tree (move generator test and benchmark)
-    #[command(display_order = 10)]
+    #[command(display_order = 11)]
     Perft(PerftArgs),
     /// Print the static evaluation of a position: the hand-crafted one term by term, and the network's
-    #[command(display_order = 11)]
+    #[command(display_order = 12)]
     Eval(EvalArgs),
     /// List an opening book's moves for a position, with weights and percentages
-    #[command(display_order = 12)]
+    #[command(display_order = 13)]
     Book(BookArgs),
 }
 
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
         Some(Command::Epd(args)) => args.run(),
         Some(Command::Datagen(args)) => args.run(),
         Some(Command::Train(args)) => args.run(),
+        Some(Command::Loss(args)) => args.run(),
         Some(Command::Tune(args)) => args.run(),
         Some(Command::Convert(args)) => args.run(),
         Some(Command::Bench(args)) => args.run(),

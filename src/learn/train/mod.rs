@@ -29,6 +29,7 @@ pub mod checkpoint;
 pub mod data;
 pub mod export;
 pub mod king_layouts;
+pub mod loss;
 pub mod model;
 pub mod rounding;
 
