@@ -7,9 +7,9 @@ use common::engine::{run, run_with_input};
 
 /// In the order `tarpon --help` lists them: what people use first, then the tools for
 /// developing Tarpon.
-const SUBCOMMANDS: [&str; 12] = [
-    "play", "analyse", "serve", "epd", "datagen", "train", "tune", "convert", "bench", "perft",
-    "eval", "book",
+const SUBCOMMANDS: [&str; 13] = [
+    "play", "analyse", "serve", "epd", "datagen", "train", "loss", "tune", "convert", "bench",
+    "perft", "eval", "book",
 ];
 
 /// The placeholders options show for their values: each says what kind of value it takes

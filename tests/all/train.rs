@@ -262,6 +262,66 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `tarpon loss` measures a written network on held-out positions at about the figure its
+/// run reported (the file's weights are rounded), names a file that is not a network while
+/// still measuring the others, and ends with a failure status then.
+#[test]
+fn loss_measures_written_networks_as_their_run_reported() {
+    let dir = common::temp_dir("loss");
+    let data = data_file(&dir, "data.bin", 800, 7);
+    let held_out = data_file(&dir, "held.bin", 300, 8);
+    let net = dir.join("net.nnue");
+    let net = net.to_str().unwrap();
+    let common_args = ["--lambda", "0.25", "--scale", "150"];
+    let out = train(
+        &[
+            &[data.as_str(), "--validation", &held_out, "--output", net],
+            &["--epochs", "4", "--batch-size", "64", "--king-buckets", "4"][..],
+            &common_args[..],
+        ]
+        .concat(),
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let reported: f64 = stdout
+        .lines()
+        .find(|l| l.starts_with("epoch   4:"))
+        .and_then(|l| l.split("validation ").nth(1))
+        .and_then(|v| v.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no validation figure for epoch 4: {stdout}"));
+
+    let not_a_net = dir.join("notes.txt");
+    std::fs::write(&not_a_net, "hello").unwrap();
+    let out = Command::new(TARPON)
+        .arg("loss")
+        .args([net, not_a_net.to_str().unwrap(), net, "--data", &held_out])
+        .args(common_args)
+        .output()
+        .expect("run tarpon");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(!out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("notes.txt is not a network"), "{stderr}");
+    let measured: Vec<f64> = stdout
+        .lines()
+        .filter(|l| l.ends_with(net))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(measured.len(), 2, "{stdout}");
+    assert_eq!(measured[0], measured[1]);
+    assert!(
+        (measured[0] - reported).abs() <= 0.1 * reported,
+        "measured {measured:?}, the run reported {reported}"
+    );
+    assert!(stdout.contains("on 300 positions"), "{stdout}");
+    let out = Command::new(TARPON)
+        .args(["loss", net, "--data", &held_out, "--lambda", "2"])
+        .output()
+        .expect("run tarpon");
+    assert!(!out.status.success() && text(&out.stderr).contains("--lambda"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_arguments_and_files_end_with_a_message() {
     let dir = common::temp_dir("bad");

@@ -99,9 +99,10 @@ impl LossArgs {
                 }
             }
         }
-        match failed.len() {
-            0 => Ok(()),
-            _ => Err(format!("not measured: {}", failed.join(", "))),
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("not measured: {}", failed.join(", ")))
         }
     }
 }
