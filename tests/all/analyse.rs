@@ -194,12 +194,11 @@ fn the_authors_judgement_stays_and_tarpon_says_where_it_differs() {
     assert!(!flat.contains("$1 $4") && !flat.contains("$4 $4"), "{flat}");
     // The mate ends the game: Tarpon gives it no evaluation, and keeps no other.
     assert_eq!(flat.matches("[%eval ").count(), 3, "{flat}");
-    // Tarpon's counts are its own.
+    // Tarpon's counts are its own: the author's ?? on the mate counts as no blunder.
+    // (Whether 1... e5 is an inaccuracy at this depth is the network's call.)
     assert!(err.contains(" 1 blunder, average loss"), "{err}");
-    assert!(
-        err.contains("Black 0 inaccuracies, 0 mistakes, 0 blunders"),
-        "{err}"
-    );
+    let black = &err[err.find("Black ").expect("Black's counts")..];
+    assert!(black.contains(" 0 blunders"), "{err}");
 }
 
 #[test]
