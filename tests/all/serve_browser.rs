@@ -1519,18 +1519,20 @@ fn moves_are_heard_and_the_material_shown() {
 }
 
 /// Premoves: a move set during Tarpon's turn is played as soon as Tarpon has moved when it
-/// is legal then, dropped when it is not, and a click cancels one.
+/// is legal then, dropped when it is not, and a click cancels one. Tarpon thinks 4 s a
+/// move, so that the clicks made while it thinks land before its move even on a loaded
+/// machine (at 1.5 s its move once came between setting a premove and cancelling it).
 #[test]
 fn premoves_are_played_when_tarpon_has_moved() {
     needs_browser!("premoves_are_played_when_tarpon_has_moved");
     let (_server, browser) = open_play("serve-browser-premove", DESKTOP);
     browser.script(
-        "api('POST', 'games', { mode: 'play', color: 'white', movetime_ms: 1500 }) \
+        "api('POST', 'games', { mode: 'play', color: 'white', movetime_ms: 4000 }) \
          .then((data) => setGame('play', data))",
     );
     browser.wait_for(
         "the slower game",
-        "return state.games.play.movetime_ms === 1500",
+        "return state.games.play.movetime_ms === 4000",
     );
     browser.click(&square("e2"));
     browser.click(&square("e4"));
