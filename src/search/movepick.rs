@@ -99,6 +99,24 @@ fn escape_score(kind: PieceType, m: Move, attacks: &GradedAttacks) -> i32 {
     }
 }
 
+/// A move's score and its place in the list in one number: the score in the upper 24 bits,
+/// `255 - place` in the lowest 8 (a list holds at most `MAX_MOVES` = 256 moves). Of two
+/// equal scores the earlier place packs higher, so the largest packed number is the first
+/// of the highest scores, and one pass finds both the move and its place.
+#[inline(always)]
+fn pack(score: i32, place: usize) -> i32 {
+    debug_assert!(place < 256 && score.abs() < 1 << 23, "{score} at {place} packs");
+    (score << 8) | (255 - place) as i32
+}
+
+/// The place a packed score names.
+#[inline(always)]
+fn place_of(packed: i32) -> usize {
+    255 - (packed & 0xFF) as usize
+}
+
+const _: () = assert!(MAX_MOVES <= 256, "a place must fit in a packed score's low byte");
+
 pub struct MovePicker {
     stage: Stage,
     tt_move: Move,
@@ -218,13 +236,14 @@ impl MovePicker {
         // (the quiet stage after `skip_quiets` scores none, and does not come here), and
         // swaps below keep moves and scores together.
         let left = &self.scores[self.next..self.moves.len()];
-        // The first of the highest scores, found in two passes: the maximum (a reduction
-        // the compiler does eight scores at a time), then where it first is. A third
-        // fewer instructions than one pass that tracks both (callgrind of `tarpon bench`).
+        // The maximum of the packed scores (a reduction the compiler does eight at a
+        // time) is the first of the highest scores, and its low byte says where it is.
         let max = left.iter().fold(i32::MIN, |a, &b| a.max(b));
-        let best = self.next + left.iter().position(|&s| s == max).unwrap_or(0);
+        let best = place_of(max);
         self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
+        // The move that went from `next` to `best` takes that place's number.
+        self.scores[best] = pack(self.scores[best] >> 8, best);
         self.next += 1;
         Some(self.moves[self.next - 1])
     }
@@ -248,8 +267,8 @@ impl MovePicker {
     fn generate_noisy(&mut self, board: &Board, histories: &Histories) {
         noisy_moves_into(board, &mut self.moves);
         self.scores.clear();
-        for &m in &self.moves {
-            self.scores.push(noisy_score(board, m, histories));
+        for (i, &m) in self.moves.iter().enumerate() {
+            self.scores.push(pack(noisy_score(board, m, histories), i));
         }
         self.next = 0;
     }
@@ -268,12 +287,12 @@ impl MovePicker {
         let graded = self.graded_threats(board);
         let rows = Histories::context_rows(&self.history_context);
         self.scores.clear();
-        for &m in &self.moves {
+        for (i, &m) in self.moves.iter().enumerate() {
             let piece = board.piece_on(m.from()).expect("a move starts on a piece");
             let current = PieceTo { piece, to: m.to() };
             let score = histories.quiet_score(color, m, graded.all, current, &rows)
                 + escape_score(piece.kind(), m, &graded);
-            self.scores.push(score);
+            self.scores.push(pack(score, i));
         }
     }
 
@@ -287,17 +306,17 @@ impl MovePicker {
         let threats = self.threats(board);
         let rows = Histories::context_rows(&self.history_context);
         self.scores.clear();
-        for &m in &self.moves {
+        for (i, &m) in self.moves.iter().enumerate() {
             let score = if m == self.tt_move {
-                1 << 30
+                1 << 22
             } else if is_noisy(board, m) {
-                (1 << 24) + mvv_lva(board, m)
+                (1 << 21) + mvv_lva(board, m)
             } else {
                 let piece = board.piece_on(m.from()).expect("a move starts on a piece");
                 let current = PieceTo { piece, to: m.to() };
                 histories.quiet_score(color, m, threats, current, &rows)
             };
-            self.scores.push(score);
+            self.scores.push(pack(score, i));
         }
         self.next = 0;
     }
