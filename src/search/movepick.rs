@@ -105,7 +105,10 @@ fn escape_score(kind: PieceType, m: Move, attacks: &GradedAttacks) -> i32 {
 /// of the highest scores, and one pass finds both the move and its place.
 #[inline(always)]
 fn pack(score: i32, place: usize) -> i32 {
-    debug_assert!(place < 256 && score.abs() < 1 << 23, "{score} at {place} packs");
+    debug_assert!(
+        place < 256 && score.abs() < 1 << 23,
+        "{score} at {place} packs"
+    );
     (score << 8) | (255 - place) as i32
 }
 
@@ -115,7 +118,10 @@ fn place_of(packed: i32) -> usize {
     255 - (packed & 0xFF) as usize
 }
 
-const _: () = assert!(MAX_MOVES <= 256, "a place must fit in a packed score's low byte");
+const _: () = assert!(
+    MAX_MOVES <= 256,
+    "a place must fit in a packed score's low byte"
+);
 
 pub struct MovePicker {
     stage: Stage,
