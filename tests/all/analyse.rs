@@ -197,7 +197,11 @@ fn the_authors_judgement_stays_and_tarpon_says_where_it_differs() {
     // Tarpon's counts are its own: the author's ?? on the mate counts as no blunder.
     // (Whether 1... e5 is an inaccuracy at this depth is the network's call.)
     assert!(err.contains(" 1 blunder, average loss"), "{err}");
-    let black = &err[err.find("Black ").expect("Black's counts")..];
+    // Black's counts: from "; Black " to the end of the game's line, nothing after it.
+    let black = err[err.find("; Black ").expect("Black's counts")..]
+        .lines()
+        .next()
+        .unwrap_or_default();
     assert!(black.contains(" 0 blunders"), "{err}");
 }
 
