@@ -179,7 +179,7 @@ pub fn think(
 ) -> SearchResult {
     let mut eval_cache = EvalCache::new();
     let mut nnue = AccumulatorStack::new();
-    let main = threads::ThreadState {
+    let main = searcher::ThreadState {
         histories,
         eval_cache: &mut eval_cache,
         nnue: &mut nnue,

@@ -11,7 +11,6 @@ use super::params::*;
 use super::root::RootMove;
 use super::score::{self, DRAW, INFINITE, MAX_PLY};
 use super::shared::Shared;
-use super::threads::ThreadState;
 use super::timeman::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use crate::chess::movegen::legal_moves;
@@ -21,6 +20,13 @@ use crate::eval::{EvalCache, endgame};
 use crate::tablebase::Tablebases;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// A thread's own state, lent to its `Searcher` for one search.
+pub(super) struct ThreadState<'a> {
+    pub(super) histories: &'a mut Histories,
+    pub(super) eval_cache: &'a mut EvalCache,
+    pub(super) nnue: &'a mut AccumulatorStack,
+}
 
 /// Per-ply state of the search.
 #[derive(Copy, Clone)]

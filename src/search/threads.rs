@@ -25,7 +25,7 @@
 //! table and their data, so no `Arc` or `unsafe` is needed either.
 
 use super::history::Histories;
-use super::searcher::Searcher;
+use super::searcher::{Searcher, ThreadState};
 use super::shared::Shared;
 use super::timeman::Limits;
 use super::tt::TranspositionTable;
@@ -59,13 +59,6 @@ impl ThreadData {
             nnue: &mut self.nnue,
         }
     }
-}
-
-/// A thread's own state, lent to its `Searcher` for one search.
-pub(super) struct ThreadState<'a> {
-    pub(super) histories: &'a mut Histories,
-    pub(super) eval_cache: &'a mut EvalCache,
-    pub(super) nnue: &'a mut AccumulatorStack,
 }
 
 /// The search threads of an engine (the `Threads` option) and their per-thread state.
