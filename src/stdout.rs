@@ -3,7 +3,7 @@
 //! `println!` panics when standard output is a pipe whose reader has gone: a GUI that quit
 //! without sending `quit`, or `tarpon bench | head -3`. (Rust ignores SIGPIPE, so the
 //! write fails with an error instead of ending the process the way it ends a C program.)
-//! With no reader left there is nothing useful to do, so [`line`] and [`text`] end the
+//! With no reader left there is nothing useful to do, so [`line()`] and [`text`] end the
 //! process quietly with status 0 in that case, as SIGPIPE would, and report any other
 //! write error on standard error with status 1. They never panic.
 
@@ -32,7 +32,7 @@ fn write(args: std::fmt::Arguments) {
     }
 }
 
-/// `println!` through [`line`]: `outln!("{nodes} nodes")`.
+/// `println!` through [`line()`]: `outln!("{nodes} nodes")`.
 #[macro_export]
 macro_rules! outln {
     () => {

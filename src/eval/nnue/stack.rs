@@ -260,7 +260,7 @@ struct Cached<const H: usize> {
 }
 
 /// The refresh table (see the module documentation): for each perspective, one
-/// [`Cached`] per view ([`View::slot`]), for the network of the last `reset`.
+/// `Cached` entry per view ([`View::slot`]), for the network of the last `reset`.
 #[derive(Default)]
 pub struct RefreshTable<const H: usize> {
     entries: [Vec<Cached<H>>; 2],
