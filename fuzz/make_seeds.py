@@ -158,11 +158,58 @@ def network_seeds():
     write("network", v3[:40])
 
 
+def pgn_seeds():
+    """PGN files as people and programs write them: tags, comments of both kinds, NAGs and
+    suffixes, nested variations, a FEN start, Chess960, long algebraic and figurine moves,
+    an escape line, a null move in a variation, Latin-1 text, a game that cannot be read
+    before one that can, and comments that wrap."""
+    write(
+        "pgn",
+        '[Event "Casual"]\n[Site "?"]\n[Date "2026.12.07"]\n[Round "1"]\n'
+        '[White "A \\"quoted\\" name"]\n[Black "B"]\n[Result "1-0"]\n\n'
+        "{Opening comment} 1. e4 e5 $1 2. Nf3 (2. f4 exf4 (2... d5) 3. Nf3) 2... Nc6 "
+        "3. Bb5 a6?! 4. Ba4 ; a line comment\nNf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 "
+        "8. c3 O-O 9. h3 1-0\n",
+    )
+    write(
+        "pgn",
+        '[Event "Ending"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 40"]\n\n'
+        "40. e4 Kd7 41. e5 *\n",
+    )
+    write(
+        "pgn",
+        '[Variant "Chess960"]\n[SetUp "1"]\n'
+        '[FEN "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"]\n\n'
+        "1. b3 g5 2. c4 Ng6 3. h4 Nf4 4. Bc2 Nb6 5. O-O-O!? 1/2-1/2\n",
+    )
+    write(
+        "pgn",
+        "1. e2-e4 e7-e5 2. \u2658g1-f3 \u265eb8-c6 3. d4 exd4 4. Nxd4 Nxd4 5. Qxd4 "
+        "(5. -- Nf3+) d6 6. e5 dxe5 7. Qxe5+ Be7 *\n"
+        "%an escape line\n\n"
+        "1. e4 d5 2. exd5 e5 3. dxe6 e.p. $4 fxe6 0-1\n",
+    )
+    write(
+        "pgn",
+        '[White "Zoltan"]\n\n1. d4 d5 2. Bz9 Nf6 *\n\n[White "Ok"]\n\n1. c4 e5 *\n',
+    )
+    write("pgn", '[White "R\xe9ti"]\n\n1. Nf3 d5 2. c4 *\n'.encode("latin-1"))
+    write("pgn", "1. f3 e5 2. g4 Qh4# 0-1\n")
+    # Comments whose words the writer wraps: a `%` (an escape only at a line's start), a
+    # tag's bracket and a `}` (from a `;` comment) must stay inside the comment.
+    words = "word " * 14
+    write("pgn", "1. e4 {" + words + "%escape more words to wrap the line} e5 *\n")
+    write("pgn", "1. e4 {" + words + '[Event "x"] more words here} e5 *\n')
+    write("pgn", "1. e4 ; " + "w " * 30 + "} closing brace %x\n e5 *\n")
+    write("pgn", "1. e4 (1. d4 {" + "long " * 20 + "%x} d5) e5 *\n")
+
+
 def main():
     tables = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "../../shared/data/syzygy"
     fen_seeds()
     moves_seeds()
     uci_seeds()
+    pgn_seeds()
     polyglot_seeds()
     network_seeds()
     syzygy_seeds(tables)

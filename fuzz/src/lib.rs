@@ -13,8 +13,8 @@
 //! A body panics when it finds a bug. Besides "Tarpon must never panic, whatever the input",
 //! the bodies check what must hold for any input that is accepted: a FEN reads back from
 //! its own output, the moves agree with shakmaty's, every move text parses back to the same
-//! move, every `bestmove` and `pv` the engine prints is legal, a book only ever offers legal
-//! moves of positive weight.
+//! move, a game read from PGN writes out and reads back as itself, every `bestmove` and
+//! `pv` the engine prints is legal, a book only ever offers legal moves of positive weight.
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -38,9 +38,10 @@ use tarpon::uci::{Flow, Uci};
 pub type Body = fn(&[u8]);
 
 /// The fuzz targets by name, for drivers that loop over all of them.
-pub const TARGETS: [(&str, Body); 7] = [
+pub const TARGETS: [(&str, Body); 8] = [
     ("fen", fen),
     ("moves", moves),
+    ("pgn", pgn),
     ("uci", uci),
     ("polyglot", polyglot),
     ("syzygy", syzygy),
@@ -232,6 +233,71 @@ pub fn moves(data: &[u8]) {
         position.unmake();
     }
     assert_eq!(position.fen(), start_fen, "unmaking every move");
+}
+
+// ----- PGN -----
+
+/// `pgn`: the bytes as a PGN file, decoded as `tarpon analyse` and the board decode one
+/// (UTF-8, else Latin-1), read game by game (the first 20). A game that cannot be read is
+/// refused with its game number, line and reason. A game that is read writes its moves in
+/// lines of at most 80 characters, and what it writes reads back as one game with the same start,
+/// moves, NAGs, variations and result, and writes the same text again: nothing the
+/// reader took is lost or changed on the way out.
+pub fn pgn(data: &[u8]) {
+    use tarpon::tools::pgn;
+    let (text, _) = pgn::decode(data);
+    for (i, record) in pgn::read_records(&text).into_iter().take(20).enumerate() {
+        let game = match record {
+            Ok(game) => game,
+            Err(e) => {
+                assert!(e.game == i + 1 && e.line >= 1, "{e} is not game {}", i + 1);
+                assert!(!e.message.is_empty(), "a refusal without a reason");
+                continue;
+            }
+        };
+        let _ = game.positions();
+        let written = pgn::write_game(&game);
+        assert!(
+            written
+                .lines()
+                .filter(|l| !l.starts_with('['))
+                .all(|l| l.chars().count() <= 80 || !l.contains(' ')),
+            "a movetext line longer than 80 characters:\n{written}"
+        );
+        let again = match pgn::read_games(&written) {
+            Ok(games) if games.len() == 1 => games.into_iter().next().expect("one game"),
+            other => {
+                panic!("the written game does not read back as one game ({other:?}):\n{written}")
+            }
+        };
+        assert!(again.start == game.start, "another start:\n{written}");
+        assert_eq!(
+            bare(&again.moves),
+            bare(&game.moves),
+            "other moves, NAGs or variations:\n{written}"
+        );
+        assert_eq!(again.result, game.result, "another result:\n{written}");
+        assert_eq!(pgn::write_game(&again), written, "written twice, two texts");
+    }
+}
+
+/// A line of moves without its comments (which the writer may respell: `}` cannot be
+/// inside one, and white space is one space), as text to compare a game with its
+/// read-back self: each move with its NAGs and its variations (an empty one is not written).
+fn bare(moves: &[tarpon::tools::pgn::GameMove]) -> String {
+    let words: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            let variations: Vec<String> = m
+                .variations
+                .iter()
+                .filter(|line| !line.moves.is_empty())
+                .map(|line| bare(&line.moves))
+                .collect();
+            format!("{:?}{:?}({})", m.mv, m.nags, variations.join(" | "))
+        })
+        .collect();
+    words.join(" ")
 }
 
 // ----- UCI -----

@@ -113,6 +113,26 @@ const WORDS: &[&str] = &[
     "eval",
     "é",
     "\u{0}",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    "%",
+    "$1",
+    "1.",
+    "1...",
+    "*",
+    "1-0",
+    "1/2-1/2",
+    "--",
+    "e.p.",
+    "[FEN \"",
+    "[Variant \"chess960\"]",
 ];
 
 /// A mutation of `input`: a few random edits of bytes, ranges and words, sometimes spliced
@@ -191,6 +211,11 @@ fn fen_inputs() {
 #[test]
 fn move_inputs() {
     replay("moves", 4000);
+}
+
+#[test]
+fn pgn_inputs() {
+    replay("pgn", 20000);
 }
 
 #[test]
