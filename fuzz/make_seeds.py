@@ -204,12 +204,93 @@ def pgn_seeds():
     write("pgn", "1. e4 (1. d4 {" + "long " * 20 + "%x} d5) e5 *\n")
 
 
+def epd_seeds():
+    """Test suites as `tarpon epd` reads them: best and avoided moves in SAN and UCI, a
+    mate, the clocks as fields and as operations, quoted operands with spaces and
+    semicolons, and lines that cannot be read beside ones that can."""
+    write(
+        "epd",
+        "# a suite\n"
+        '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";\n'
+        '8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2 b3b2; am Kg6; id "WAC.002";\n',
+    )
+    write(
+        "epd",
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w - - bm Nf6+; dm 2; "
+        'id "m8n2.001"; c0 "Henry Buckle vs NN; London, 1840";\n',
+    )
+    write(
+        "epd",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 20 bm O-O-O e1g1; id clocks\n"
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - hmvc 3; fmvn 12; am O-O; id ops\n",
+    )
+    write(
+        "epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - bm e4;\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e5;\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"open;\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - dm 0;\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id nothing;\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm Nf3;\n",
+    )
+
+
+def pack_record(fen, score, result, game_start=False):
+    """A 32-byte record as Tarpon packs it (src/learn/bulletformat.rs): the side to move's
+    view (Black's mirrored), occupancy, piece nibbles, score, result for the side to move
+    (0 loss, 1 draw, 2 win), both kings, flags, halfmove clock, the tag 'T'."""
+    board = chess.Board(fen)
+    us = board.turn
+
+    def stored(square):
+        return square if us == chess.WHITE else square ^ 56
+
+    occ, nibbles = 0, []
+    for s in range(64):
+        piece = board.piece_at(stored(s))
+        if piece is None:
+            continue
+        occ |= 1 << s
+        nibbles.append((0 if piece.color == us else 8) | (piece.piece_type - 1))
+    pcs = bytearray(16)
+    for n, nibble in enumerate(nibbles):
+        pcs[n // 2] |= nibble << (4 * (n % 2))
+    ksq = stored(board.king(us))
+    opp_ksq = stored(board.king(not us)) ^ 56
+    flags = (0 if us == chess.WHITE else 1) | (2 if game_start else 0)
+    return (
+        struct.pack("<Q", occ)
+        + bytes(pcs)
+        + struct.pack("<hBBBBB", score, result, ksq, opp_ksq, flags, min(board.halfmove_clock, 255))
+        + b"T"
+    )
+
+
+def records_seeds():
+    """Training records: the start of a game, middlegame and endgame positions with each
+    side to move, and a record of another program (no tag: White to move as stored)."""
+    write(
+        "records",
+        pack_record(START, 20, 1, game_start=True)
+        + pack_record(KIWIPETE, -35, 2)
+        + pack_record("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 3 40", 110, 0),
+    )
+    write(
+        "records",
+        pack_record("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 15, 1)
+        + pack_record("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", -400, 0)[:31]
+        + b"\x00",
+    )
+
+
 def main():
     tables = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "../../shared/data/syzygy"
     fen_seeds()
     moves_seeds()
     uci_seeds()
     pgn_seeds()
+    epd_seeds()
+    records_seeds()
     polyglot_seeds()
     network_seeds()
     syzygy_seeds(tables)

@@ -14,7 +14,8 @@
 //! the bodies check what must hold for any input that is accepted: a FEN reads back from
 //! its own output, the moves agree with shakmaty's, every move text parses back to the same
 //! move, a game read from PGN writes out and reads back as itself, every `bestmove` and
-//! `pv` the engine prints is legal, a book only ever offers legal moves of positive weight.
+//! `pv` the engine prints is legal, a book only ever offers legal moves of positive weight,
+//! a training record packs again into one that reads the same.
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -38,14 +39,16 @@ use tarpon::uci::{Flow, Uci};
 pub type Body = fn(&[u8]);
 
 /// The fuzz targets by name, for drivers that loop over all of them.
-pub const TARGETS: [(&str, Body); 8] = [
+pub const TARGETS: [(&str, Body); 10] = [
     ("fen", fen),
     ("moves", moves),
     ("pgn", pgn),
+    ("epd", epd),
     ("uci", uci),
     ("polyglot", polyglot),
     ("syzygy", syzygy),
     ("games", games),
+    ("records", records),
     ("network", network),
 ];
 
@@ -298,6 +301,48 @@ fn bare(moves: &[tarpon::tools::pgn::GameMove]) -> String {
         })
         .collect();
     words.join(" ")
+}
+
+/// `epd`: the bytes as a test suite for `tarpon epd` (Latin-1 bytes become U+FFFD). Every
+/// test read names its line, sits in a legal position and asks for something (a best move,
+/// a move to avoid or a mate) with legal moves only; every line left out is named with
+/// its reason.
+pub fn epd(data: &[u8]) {
+    let input = text(data);
+    let lines = input.lines().count();
+    let suite = tarpon::tools::epd::read_suite(&input);
+    for test in &suite.tests {
+        assert!(
+            (1..=lines).contains(&test.line),
+            "test on line {}",
+            test.line
+        );
+        assert!(!test.id.is_empty(), "a test without a name");
+        assert!(
+            !test.best.is_empty() || !test.avoid.is_empty() || test.mate.is_some(),
+            "line {}: nothing to test",
+            test.line
+        );
+        let legal = legal_moves(&test.board);
+        for m in test.best.iter().chain(&test.avoid) {
+            assert!(
+                legal.contains(*m),
+                "line {}: an illegal move read",
+                test.line
+            );
+        }
+        assert_eq!(test.board.key(), test.board.compute_key().0);
+    }
+    for skipped in &suite.skipped {
+        let named = skipped
+            .strip_prefix("line ")
+            .and_then(|rest| rest.split_once(": "))
+            .is_some_and(|(n, why)| n.parse::<usize>().is_ok() && !why.is_empty());
+        assert!(
+            named,
+            "a line left out without its number and reason: {skipped:?}"
+        );
+    }
 }
 
 // ----- UCI -----
@@ -891,6 +936,37 @@ pub fn games(data: &[u8]) {
         Some((offset, _)) => assert_eq!(*offset as usize, at, "damage named at another offset"),
     }
     let _ = shard.describe();
+}
+
+// ----- Training records -----
+
+/// `records`: the bytes as 32-byte bulletformat records (the first 64; the trainer reads
+/// them from `tarpon datagen` files and from other programs'). A record is refused with a
+/// reason or read as a legal position, and a record read packs again into one that reads
+/// as the same sample.
+pub fn records(data: &[u8]) {
+    use tarpon::learn::bulletformat::{self, RECORD_SIZE};
+    for chunk in data.chunks_exact(RECORD_SIZE).take(64) {
+        let bytes: &[u8; RECORD_SIZE] = chunk.try_into().expect("a whole record");
+        let sample = match bulletformat::unpack(bytes) {
+            Ok(sample) => sample,
+            Err(reason) => {
+                assert!(!reason.is_empty(), "a refusal without a reason");
+                continue;
+            }
+        };
+        let board = &sample.board;
+        assert_eq!(board.key(), board.compute_key().0);
+        let _ = legal_moves(board);
+        let again =
+            bulletformat::pack(board, sample.score, sample.game_result(), sample.game_start)
+                .expect("a record's position has at most 32 pieces");
+        let reread = bulletformat::unpack(&again).expect("a packed record reads back");
+        assert!(
+            reread == sample,
+            "a record packed again reads as another sample"
+        );
+    }
 }
 
 // ----- Network files -----

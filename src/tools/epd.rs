@@ -231,7 +231,8 @@ fn read_line(line: &str, number: usize) -> Result<Test, String> {
                 test.mate = Some(moves);
             }
             "id" => {
-                if let Some(id) = args.first() {
+                // An empty `id ""` keeps the line's name: the report must name every test.
+                if let Some(id) = args.first().filter(|id| !id.trim().is_empty()) {
                     test.id = id.clone();
                 }
             }

@@ -133,6 +133,12 @@ const WORDS: &[&str] = &[
     "e.p.",
     "[FEN \"",
     "[Variant \"chess960\"]",
+    "bm",
+    "am",
+    "dm",
+    "id",
+    "hmvc",
+    "fmvn",
 ];
 
 /// A mutation of `input`: a few random edits of bytes, ranges and words, sometimes spliced
@@ -219,6 +225,11 @@ fn pgn_inputs() {
 }
 
 #[test]
+fn epd_inputs() {
+    replay("epd", 20000);
+}
+
+#[test]
 fn uci_inputs() {
     replay("uci", 400);
 }
@@ -236,6 +247,11 @@ fn syzygy_inputs() {
 #[test]
 fn game_shard_inputs() {
     replay("games", 4000);
+}
+
+#[test]
+fn training_record_inputs() {
+    replay("records", 20000);
 }
 
 #[test]
