@@ -243,9 +243,9 @@ pub fn moves(data: &[u8]) {
 /// `pgn`: the bytes as a PGN file, decoded as `tarpon analyse` and the board decode one
 /// (UTF-8, else Latin-1), read game by game (the first 20). A game that cannot be read is
 /// refused with its game number, line and reason. A game that is read writes its moves in
-/// lines of at most 80 characters, and what it writes reads back as one game with the same start,
-/// moves, NAGs, variations and result, and writes the same text again: nothing the
-/// reader took is lost or changed on the way out.
+/// lines of at most 80 characters (the writer's width), and what it writes reads back as
+/// one game with the same start, moves, NAGs, variations and result, and writes the same
+/// text again: nothing the reader took is lost or changed on the way out.
 pub fn pgn(data: &[u8]) {
     use tarpon::tools::pgn;
     let (text, _) = pgn::decode(data);
@@ -303,10 +303,10 @@ fn bare(moves: &[tarpon::tools::pgn::GameMove]) -> String {
     words.join(" ")
 }
 
-/// `epd`: the bytes as a test suite for `tarpon epd` (Latin-1 bytes become U+FFFD). Every
-/// test read names its line, sits in a legal position and asks for something (a best move,
-/// a move to avoid or a mate) with legal moves only; every line left out is named with
-/// its reason.
+/// `epd`: the bytes as a test suite for `tarpon epd` (bytes that are not UTF-8 become
+/// U+FFFD). Every test read names its line, sits in a legal position and asks for
+/// something (a best move, a move to avoid or a mate) with legal moves only; every line
+/// left out is named with its reason.
 pub fn epd(data: &[u8]) {
     let input = text(data);
     let lines = input.lines().count();
