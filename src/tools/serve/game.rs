@@ -1,6 +1,6 @@
 //! One game on the server: its moves, clocks and ending, the rules that say what may be
 //! done with it, and how it looks in JSON and PGN. No search happens here (see
-//! `search.rs`); `play.rs`'s endings and clock are reused so that a game ends the same way
+//! `search.rs`); `tarpon play`'s endings and clock are reused so that a game ends the same way
 //! in the browser as in the terminal.
 
 use super::api::ApiError;

@@ -1,401 +1,21 @@
-//! `tarpon play`: a game against Tarpon in the terminal.
-//!
-//! The person types moves in SAN or UCI notation, or commands (`help` lists them). The
-//! game ends as the rules say (checkmate, stalemate, threefold repetition, the fifty-move
-//! rule, insufficient material; repetition and fifty moves are claimed at once), by
-//! resignation, or on time with `--tc`. Input is read line by line, so a script can play
-//! through a pipe; the transcript then shows each line read after its prompt.
+//! One game in progress: the loop that reads the person's lines and obeys them, Tarpon's
+//! moves, the live clock, and the commands (`undo`, `hint`, `eval`, `save`, ...).
 
-use super::diagram::{self, Style};
-use super::engine::{
-    self, Analysis, Engine, Eval, Settings, legal_sans, numbered_san, parse_move_text, write_error,
+use super::super::diagram;
+use super::super::engine::{
+    self, Analysis, Eval, legal_sans, numbered_san, parse_move_text, write_error,
 };
-use super::pgn;
+use super::super::pgn;
+use super::clock::{Clock, clock_words, pgn_clock};
+use super::record::{record_moves_and_ending, today, write_atomically};
+use super::text::{one_of, width, wrap_words};
+use super::{Ending, Opponent, Options, name};
 use crate::chess::notation::{MoveError, to_san};
-use crate::chess::{Board, Color, MoveKind, Outcome, Position, Square};
-use crate::search::skill::Skill;
-use crate::search::timeman::Limits;
-use std::io::{self, BufRead, IsTerminal, Write};
+use crate::chess::{Board, Color, MoveKind, Position, Square};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-/// Both players' clock: a base time and an increment added after each move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    pub base: Duration,
-    pub increment: Duration,
-}
-
-impl TimeControl {
-    /// The PGN `TimeControl` tag: seconds, `+` increment seconds.
-    pub(crate) fn pgn_text(&self) -> String {
-        let base = self.base.as_secs_f64();
-        let inc = self.increment.as_secs_f64();
-        format!("{base}+{inc}")
-    }
-}
-
-/// Reads a time control as chess players write it, minutes then increment seconds:
-/// `5+3`, `3+2`, `0.5+1`, or `10` for no increment.
-pub fn parse_time_control(text: &str) -> Result<TimeControl, String> {
-    let bad = || {
-        format!(
-            "'{text}' is not a time control: write minutes+increment in seconds, e.g. 5+3, 0.5+1 or 10"
-        )
-    };
-    let (minutes, seconds) = text.split_once('+').unwrap_or((text, "0"));
-    let number = |t: &str| -> Result<f64, String> {
-        let v: f64 = t.trim().parse().map_err(|_| bad())?;
-        if (0.0..=1e6).contains(&v) {
-            Ok(v)
-        } else {
-            Err(bad())
-        }
-    };
-    let (minutes, seconds) = (number(minutes)?, number(seconds)?);
-    if minutes == 0.0 && seconds == 0.0 {
-        return Err(format!("'{text}': a clock needs some time"));
-    }
-    Ok(TimeControl {
-        base: Duration::from_secs_f64(minutes * 60.0),
-        increment: Duration::from_secs_f64(seconds),
-    })
-}
-
-/// What `tarpon play` was asked for.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The person's colour.
-    pub human: Color,
-    /// Start position; the initial position without one.
-    pub fen: Option<String>,
-    pub time_control: Option<TimeControl>,
-    /// How Tarpon searches (without a clock: its time, depth or nodes per move).
-    pub search: Settings,
-    /// Tarpon's strength limit (`--elo`, `--level`); `None` for full strength.
-    pub strength: Option<Skill>,
-    /// Where to keep the game as PGN: written at the start and rewritten after every
-    /// move, so that it always holds the game so far.
-    pub save: Option<PathBuf>,
-    pub style: Style,
-}
-
-/// `tarpon play`'s arguments.
-#[derive(clap::Args)]
-#[command(
-    after_help = "Moves are typed in SAN (e4, Nf3, O-O, e8=Q) or UCI notation (e2e4); 'help' lists the\n\
-commands: undo, hint, eval, flip, resign, pgn, save FILE, moves, board, fen, quit.\n\n\
-Examples:\n  tarpon play\n  tarpon play --black --tc 5+3 --elo 1500\n  tarpon play --level 5\n  tarpon play --movetime 200 --save game.pgn\n  \
-tarpon play --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --depth 1"
-)]
-pub struct PlayArgs {
-    /// Play the white pieces (the default)
-    #[arg(long, conflicts_with = "black")]
-    white: bool,
-    /// Play the black pieces
-    #[arg(long)]
-    black: bool,
-    /// Start from this position (a FEN, in quotes; default: the initial position)
-    #[arg(long, value_name = "FEN")]
-    fen: Option<String>,
-    /// Tarpon plays at this rating (800 to 2800), weaker than full strength (default: full strength)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(800..=2800), conflicts_with = "level")]
-    elo: Option<i32>,
-    /// Tarpon plays at this skill level (0 to 20; default: 20, full strength)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..=20))]
-    level: Option<i32>,
-    /// Clock for both sides: minutes+increment in seconds (5+3, 0.5+1, 10; default: no clock, Tarpon searches as the Search options say)
-    #[arg(long, value_name = "MIN+INC", value_parser = parse_time_control, conflicts_with = "movetime")]
-    tc: Option<TimeControl>,
-    #[command(flatten)]
-    search: engine::SearchArgs,
-    /// Keep the game as PGN in this file, written at the start and after every move (default: not saved)
-    #[arg(long, value_name = "FILE")]
-    save: Option<PathBuf>,
-    /// Draw the board with letters instead of chess figures
-    #[arg(long)]
-    ascii: bool,
-    /// No colours (the NO_COLOR environment variable does the same)
-    #[arg(long)]
-    no_color: bool,
-}
-
-impl From<PlayArgs> for Options {
-    fn from(args: PlayArgs) -> Options {
-        Options {
-            human: if args.black {
-                Color::Black
-            } else {
-                Color::White
-            },
-            fen: args.fen,
-            time_control: args.tc,
-            search: args.search.into(),
-            strength: match (args.elo, args.level) {
-                (Some(elo), _) => Some(Skill::from_elo(elo)),
-                (None, Some(level)) => Skill::from_level(level),
-                (None, None) => None,
-            },
-            save: args.save,
-            style: Style::detect(args.ascii, args.no_color),
-        }
-    }
-}
-
-impl PlayArgs {
-    /// `tarpon play`.
-    pub fn run(self) -> std::process::ExitCode {
-        super::exit_status(run_terminal(&self.into()))
-    }
-}
-
-/// Tarpon's side of the game: its engine and how long it may think. Settings of its
-/// strength belong here too (in `engine.options`).
-pub struct Opponent {
-    engine: Engine,
-    settings: Settings,
-    strength: Option<Skill>,
-}
-
-impl Opponent {
-    /// The opponent, and notes on its tablebases (if asked for) for the user.
-    pub fn new(settings: Settings, strength: Option<Skill>) -> (Opponent, Vec<String>) {
-        let (engine, notes) = Engine::new(settings.hash_mb, settings.syzygy.as_deref());
-        let opponent = Opponent {
-            engine,
-            settings,
-            strength,
-        };
-        (opponent, notes)
-    }
-
-    /// Chooses Tarpon's move. `clock`: its remaining time and increment, if on a clock; a
-    /// depth or node limit given with the clock still applies (a weaker opponent).
-    pub fn choose_move(
-        &mut self,
-        position: &Position,
-        clock: Option<(Duration, Duration)>,
-    ) -> Analysis {
-        let limits = move_limits(&self.settings, clock);
-        self.engine.options.skill = self.strength;
-        self.engine.search(position, limits, |_| {})
-    }
-
-    /// A short search of `position` for its evaluation, at full strength: at most
-    /// `EVAL_MS`, and within a depth or node limit if one was given.
-    pub fn evaluate(&mut self, position: &Position) -> Analysis {
-        self.engine.options.skill = None;
-        let mut limits = self.settings.limits();
-        limits.move_time = Some(limits.move_time.map_or(EVAL_MS, |ms| ms.min(EVAL_MS)));
-        self.engine.search(position, limits, |_| {})
-    }
-
-    /// The move Tarpon would play for the person: its own limits without the clock (so
-    /// one second, unless a depth, time or node limit was given).
-    /// The hint is at full strength: the person asks for the best move, not a weak one.
-    pub fn hint(&mut self, position: &Position) -> Analysis {
-        self.engine.options.skill = None;
-        self.engine.search(position, self.settings.limits(), |_| {})
-    }
-}
-
-/// The longest search for `eval`: long enough for a sound figure, short enough to ask
-/// for it at any moment of a game.
-const EVAL_MS: u64 = 500;
-
-/// The limits of Tarpon's search for a move: its clock (remaining time and increment) if
-/// the game has one, with a depth or node limit of `settings` still applying (a weaker
-/// opponent); otherwise the limits of `settings`.
-pub(crate) fn move_limits(settings: &Settings, clock: Option<(Duration, Duration)>) -> Limits {
-    match clock {
-        Some((time, increment)) => Limits {
-            time: Some(time.as_millis() as u64),
-            increment: increment.as_millis() as u64,
-            depth: settings.depth,
-            nodes: settings.nodes,
-            ..Limits::default()
-        },
-        None => settings.limits(),
-    }
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Ending {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub(crate) result: &'static str,
-    /// In words, for the announcement and the PGN.
-    pub(crate) reason: String,
-    /// The PGN `Termination` tag.
-    pub(crate) termination: &'static str,
-}
-
-impl Ending {
-    pub(crate) fn win(winner: Color, reason: String, termination: &'static str) -> Ending {
-        Ending {
-            result: if winner == Color::White { "1-0" } else { "0-1" },
-            reason,
-            termination,
-        }
-    }
-
-    pub(crate) fn draw(reason: String, termination: &'static str) -> Ending {
-        Ending {
-            result: "1/2-1/2",
-            reason,
-            termination,
-        }
-    }
-
-    pub(crate) fn from_outcome(outcome: Outcome) -> Ending {
-        match outcome {
-            Outcome::Checkmate { winner } => Ending::win(
-                winner,
-                format!("Checkmate: {} wins", name(winner)),
-                "normal",
-            ),
-            Outcome::Stalemate => Ending::draw("Stalemate: draw".to_string(), "normal"),
-            Outcome::ThreefoldRepetition => {
-                Ending::draw("Draw by threefold repetition".to_string(), "normal")
-            }
-            Outcome::FiftyMoveRule => {
-                Ending::draw("Draw by the fifty-move rule".to_string(), "normal")
-            }
-            Outcome::InsufficientMaterial => Ending::draw(
-                "Draw: neither side has the material to checkmate".to_string(),
-                "normal",
-            ),
-        }
-    }
-
-    /// `loser`'s flag fell: a loss, unless the opponent could never checkmate.
-    pub(crate) fn time_forfeit(loser: Color, position: &Position) -> Ending {
-        let winner = loser.flip();
-        if position.has_insufficient_material(winner) {
-            Ending::draw(
-                format!(
-                    "{} ran out of time, but {} cannot checkmate: draw",
-                    name(loser),
-                    name(winner)
-                ),
-                "time forfeit",
-            )
-        } else {
-            Ending::win(
-                winner,
-                format!("{} ran out of time: {} wins", name(loser), name(winner)),
-                "time forfeit",
-            )
-        }
-    }
-}
-
-/// `label` and `words` separated by spaces, in lines of at most `width` columns broken
-/// between words, never inside one; the lines after the first are indented by two spaces.
-fn wrap_words(label: &str, words: &[String], width: usize) -> String {
-    const INDENT: &str = "  ";
-    let mut text = label.to_string();
-    let mut line_length = label.chars().count();
-    for word in words {
-        let length = word.chars().count();
-        if line_length + 1 + length > width && line_length > INDENT.len() {
-            text.push('\n');
-            text.push_str(INDENT);
-            line_length = INDENT.len();
-        } else {
-            text.push(' ');
-            line_length += 1;
-        }
-        text.push_str(word);
-        line_length += length;
-    }
-    text
-}
-
-/// The width of the output in columns: the terminal's, else `COLUMNS` (which shells set),
-/// else 80.
-fn width() -> usize {
-    terminal_columns()
-        .or_else(|| {
-            std::env::var("COLUMNS")
-                .ok()
-                .and_then(|c| c.trim().parse().ok())
-        })
-        .filter(|&columns: &usize| columns > 0)
-        .unwrap_or(80)
-}
-
-/// The columns of the terminal standard output writes to, if it is one.
-fn terminal_columns() -> Option<usize> {
-    let (terminal_size::Width(columns), _) = terminal_size::terminal_size_of(std::io::stdout())?;
-    (columns > 0).then_some(usize::from(columns))
-}
-
-/// `a`, `a or b`, `a, b or c`: choices in words.
-fn one_of(choices: &[String]) -> String {
-    match choices {
-        [] => String::new(),
-        [only] => only.clone(),
-        [first @ .., last] => format!("{} or {last}", first.join(", ")),
-    }
-}
-
-pub(crate) fn name(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-/// Both sides' remaining time.
-pub(crate) struct Clock {
-    pub(crate) control: TimeControl,
-    pub(crate) remaining: [Duration; 2],
-}
-
-impl Clock {
-    /// Charges `used` to `side`; false if that was more than it had (its flag fell).
-    pub(crate) fn charge(&mut self, side: Color, used: Duration) -> bool {
-        let left = &mut self.remaining[side.index()];
-        match left.checked_sub(used) {
-            Some(rest) if !rest.is_zero() => {
-                *left = rest + self.control.increment;
-                true
-            }
-            _ => {
-                *left = Duration::ZERO;
-                false
-            }
-        }
-    }
-}
-
-/// `m:ss`, with tenths in the last twenty seconds (when they matter).
-fn clock_text(d: Duration) -> String {
-    let secs = d.as_secs_f64();
-    if secs < 20.0 {
-        format!("0:{:04.1}", secs)
-    } else {
-        let whole = d.as_secs();
-        format!("{}:{:02}", whole / 60, whole % 60)
-    }
-}
-
-/// Both clocks in words, `White 4:59  Black 5:00`; `running`: the side whose clock runs,
-/// and for how long it has, not yet charged.
-fn clock_words(clock: Option<&Clock>, running: Option<(Color, Duration)>) -> String {
-    let Some(clock) = clock else {
-        return String::new();
-    };
-    let mut remaining = clock.remaining;
-    if let Some((side, used)) = running {
-        let left = &mut remaining[side.index()];
-        *left = left.saturating_sub(used);
-    }
-    let [white, black] = remaining.map(clock_text);
-    format!("White {white}  Black {black}")
-}
+use std::time::{Duration, Instant};
 
 /// Runs `work` on a thread of its own and `tick` on this one, at once and then every
 /// `every` until the work is done. The work is not interrupted: an error of `tick` (the
@@ -428,12 +48,6 @@ fn while_running<T: Send>(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         ticking.map(|()| value)
     })
-}
-
-/// `h:mm:ss` for a PGN `[%clk]` comment (whole seconds, as the clock shows them).
-fn pgn_clock(d: Duration) -> String {
-    let secs = d.as_secs();
-    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
 /// What the loop does after a command.
@@ -479,31 +93,8 @@ Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI notation (e2e4, e7e8q), or 
   fen          show the position as FEN
   quit         leave (the --save file is written first)";
 
-/// Plays a game on the terminal: standard input and output.
-pub fn run_terminal(options: &Options) -> Result<(), String> {
-    let stdin = io::stdin();
-    // Piped input is not shown by the terminal: echo it, so the transcript reads as a game.
-    let echo = !stdin.is_terminal();
-    // A running clock is redrawn in place, which only a terminal shows as such (a file or
-    // a pipe would get a copy every tenth of a second).
-    let live = options.time_control.is_some()
-        && io::stdout().is_terminal()
-        && std::env::var("TERM").is_ok_and(|term| term != "dumb");
-    if live {
-        run_with(
-            options,
-            Input::Lines(read_lines_behind()),
-            &mut io::stdout(),
-            echo,
-            true,
-        )
-    } else {
-        run(options, &mut stdin.lock(), &mut io::stdout(), echo)
-    }
-}
-
 /// Where the person's lines come from.
-enum Input<'a> {
+pub(super) enum Input<'a> {
     /// Read when wanted; waiting for a line blocks the game.
     Reader(&'a mut dyn BufRead),
     /// Read by a thread as they come, so that waiting for one can stop to redraw the
@@ -512,7 +103,7 @@ enum Input<'a> {
 }
 
 /// Standard input's lines, read by a thread of their own.
-fn read_lines_behind() -> Receiver<io::Result<String>> {
+pub(super) fn read_lines_behind() -> Receiver<io::Result<String>> {
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
         let stdin = io::stdin();
@@ -532,20 +123,9 @@ fn read_lines_behind() -> Receiver<io::Result<String>> {
 /// second, or every tenth in the last twenty seconds).
 const CLOCK_TICK: Duration = Duration::from_millis(50);
 
-/// Plays a game reading the person's lines from `input` and writing to `out`; `echo`
-/// repeats each line read after its prompt.
-pub fn run(
-    options: &Options,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-    echo: bool,
-) -> Result<(), String> {
-    run_with(options, Input::Reader(input), out, echo, false)
-}
-
 /// As `run`; `live`: the clock, if there is one, is redrawn while a side thinks, with
 /// terminal control sequences (and a person's flag falls as it happens).
-fn run_with(
+pub(super) fn run_with(
     options: &Options,
     mut input: Input,
     out: &mut dyn Write,
@@ -1078,123 +658,9 @@ impl Session<'_> {
     }
 }
 
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`: a crash
-/// or Ctrl-C in the middle leaves the previous version whole, never half a file. (The
-/// temporary file must be in the same folder: a rename cannot cross file systems.)
-fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let Some(name) = path.file_name() else {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not the name of a file",
-        ));
-    };
-    let mut temporary = std::ffi::OsString::from(".");
-    temporary.push(name);
-    temporary.push(format!(".{}.tmp", std::process::id()));
-    let temporary = path.with_file_name(temporary);
-    let written = std::fs::File::create(&temporary).and_then(|mut file| {
-        file.write_all(text.as_bytes())?;
-        // On the disk before the rename, so that a system crash cannot leave the new
-        // name pointing at an empty file.
-        file.sync_all()
-    });
-    let result = written.and_then(|()| std::fs::rename(&temporary, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
-}
-
-/// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
-pub(crate) fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400);
-    let (y, m, d) = date_from_days(days);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The calendar date `days` days after 1970-01-01, counting whole years and then months.
-fn date_from_days(mut days: u64) -> (u64, u64, u64) {
-    let leap = |y: u64| (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
-    let mut year = 1970;
-    loop {
-        let length = if leap(year) { 366 } else { 365 };
-        if days < length {
-            break;
-        }
-        days -= length;
-        year += 1;
-    }
-    let february = if leap(year) { 29 } else { 28 };
-    let months = [31, february, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    let mut month = 1;
-    for length in months {
-        if days < length {
-            break;
-        }
-        days -= length;
-        month += 1;
-    }
-    (year, month, days + 1)
-}
-
-/// Writes the moves played in `position` into `game`, and, when the game is over, its
-/// result, the Termination tag and the reason as a comment on the last move (shared by
-/// `tarpon play` and `tarpon serve`).
-pub(crate) fn record_moves_and_ending(
-    game: &mut pgn::Game,
-    position: &Position,
-    ending: Option<&Ending>,
-) {
-    game.moves = position.moves_played().map(pgn::GameMove::new).collect();
-    if let Some(ending) = ending {
-        game.result = ending.result.to_string();
-        game.set_tag("Termination", ending.termination);
-        match game.moves.last_mut() {
-            Some(last) => last.comments.push(ending.reason.clone()),
-            None => game.comments.push(ending.reason.clone()),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_controls_as_players_write_them() {
-        let tc = parse_time_control("5+3").unwrap();
-        assert_eq!(tc.base, Duration::from_secs(300));
-        assert_eq!(tc.increment, Duration::from_secs(3));
-        assert_eq!(tc.pgn_text(), "300+3");
-        assert_eq!(
-            parse_time_control("0.5+1").unwrap().base,
-            Duration::from_secs(30)
-        );
-        assert_eq!(parse_time_control("10").unwrap().increment, Duration::ZERO);
-        for bad in ["", "abc", "5+", "-1+2", "0+0", "5+3+1", "inf"] {
-            assert!(parse_time_control(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn words_wrap_between_moves() {
-        let words: Vec<String> = ["e4", "Nf3", "O-O-O", "exd8=Q+"].map(String::from).to_vec();
-        assert_eq!(
-            wrap_words("Moves:", &words, 80),
-            "Moves: e4 Nf3 O-O-O exd8=Q+"
-        );
-        assert_eq!(
-            wrap_words("Moves:", &words, 12),
-            "Moves: e4\n  Nf3 O-O-O\n  exd8=Q+"
-        );
-        // A word longer than the width has a line of its own.
-        assert_eq!(
-            wrap_words("Moves:", &words, 4),
-            "Moves:\n  e4\n  Nf3\n  O-O-O\n  exd8=Q+"
-        );
-    }
 
     #[test]
     fn ticks_come_while_the_work_runs() {
@@ -1217,38 +683,5 @@ mod tests {
             Err("gone".to_string())
         });
         assert_eq!((result, ticks), (Err("gone".to_string()), 1));
-    }
-
-    #[test]
-    fn calendar_dates() {
-        assert_eq!(date_from_days(0), (1970, 1, 1));
-        assert_eq!(date_from_days(19_723), (2024, 1, 1));
-        assert_eq!(date_from_days(19_723 + 31 + 28), (2024, 2, 29));
-        assert_eq!(date_from_days(19_723 + 366), (2025, 1, 1));
-        assert_eq!(date_from_days(11_016), (2000, 2, 29));
-    }
-
-    #[test]
-    fn the_clock_adds_the_increment_and_flags() {
-        let control = parse_time_control("1+2").unwrap();
-        let mut clock = Clock {
-            control,
-            remaining: [control.base; 2],
-        };
-        assert!(clock.charge(Color::White, Duration::from_secs(10)));
-        assert_eq!(clock.remaining[0], Duration::from_secs(52));
-        assert!(!clock.charge(Color::Black, Duration::from_secs(60)));
-        assert_eq!(clock_text(Duration::from_secs(125)), "2:05");
-        assert_eq!(clock_text(Duration::from_millis(9_440)), "0:09.4");
-        assert_eq!(pgn_clock(Duration::from_millis(3_725_900)), "1:02:05");
-        assert_eq!(pgn_clock(Duration::from_millis(400)), "0:00:00");
-    }
-
-    #[test]
-    fn running_out_of_time_against_a_lone_king_is_a_draw() {
-        let lone = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
-        let white_flag = Ending::time_forfeit(Color::White, &lone);
-        assert_eq!(white_flag.result, "1/2-1/2");
-        assert_eq!(Ending::time_forfeit(Color::Black, &lone).result, "1-0");
     }
 }
