@@ -24,7 +24,7 @@ pub use clock::{TimeControl, parse_time_control};
 pub(crate) use ending::{Ending, name};
 pub use opponent::Opponent;
 pub(crate) use opponent::move_limits;
-pub(crate) use record::{record_moves_and_ending, today};
+pub(crate) use record::{record_moves_and_ending, tag_casual_game};
 
 use super::diagram::Style;
 use super::engine::{self, Settings};

@@ -2,8 +2,9 @@
 //! so that a crash never leaves half of it.
 
 use super::super::pgn;
-use super::Ending;
-use crate::chess::Position;
+use super::{Clock, Ending};
+use crate::chess::{Color, Position};
+use crate::search::skill::Skill;
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -85,6 +86,37 @@ pub(crate) fn record_moves_and_ending(
             Some(last) => last.comments.push(ending.reason.clone()),
             None => game.comments.push(ending.reason.clone()),
         }
+    }
+}
+
+/// The tags of a casual game against Tarpon, as `tarpon play` and `tarpon serve` both
+/// write them: who played which side (`person` with `human`'s pieces, and Tarpon, with
+/// its rating when it plays weaker), the date, and the time control when there is a clock.
+pub(crate) fn tag_casual_game(
+    game: &mut pgn::Game,
+    site: &str,
+    person: String,
+    human: Color,
+    strength: Option<Skill>,
+    clock: Option<&Clock>,
+) {
+    let tarpon = match strength {
+        Some(skill) => format!("Tarpon {} (Elo {})", env!("CARGO_PKG_VERSION"), skill.elo()),
+        None => format!("Tarpon {}", env!("CARGO_PKG_VERSION")),
+    };
+    let (white, black) = if human == Color::White {
+        (person, tarpon)
+    } else {
+        (tarpon, person)
+    };
+    game.set_tag("Event", "Casual game");
+    game.set_tag("Site", site);
+    game.set_tag("Date", &today());
+    game.set_tag("Round", "-");
+    game.set_tag("White", &white);
+    game.set_tag("Black", &black);
+    if let Some(clock) = clock {
+        game.set_tag("TimeControl", &clock.control.pgn_text());
     }
 }
 

@@ -8,7 +8,7 @@ use super::super::engine::{
 };
 use super::super::pgn;
 use super::clock::{Clock, clock_words, pgn_clock};
-use super::record::{record_moves_and_ending, today, write_atomically};
+use super::record::{record_moves_and_ending, tag_casual_game, write_atomically};
 use super::text::{one_of, width, wrap_words};
 use super::{Ending, Opponent, Options, name};
 use crate::chess::notation::{MoveError, to_san};
@@ -498,24 +498,16 @@ impl Session<'_> {
             .filter_map(|v| std::env::var(v).ok())
             .find(|v| !v.is_empty())
             .unwrap_or_else(|| "Human".to_string());
-        let tarpon = match self.options.strength {
-            Some(skill) => format!("Tarpon {} (Elo {})", env!("CARGO_PKG_VERSION"), skill.elo()),
-            None => format!("Tarpon {}", env!("CARGO_PKG_VERSION")),
-        };
-        let (white, black) = if self.options.human == Color::White {
-            (person, tarpon)
-        } else {
-            (tarpon, person)
-        };
-        game.set_tag("Event", "Casual game");
-        game.set_tag("Site", "Tarpon terminal");
-        game.set_tag("Date", &today());
-        game.set_tag("Round", "-");
-        game.set_tag("White", &white);
-        game.set_tag("Black", &black);
-        if let Some(clock) = &self.clock {
-            game.set_tag("TimeControl", &clock.control.pgn_text());
-        }
+        let (human, strength) = (self.options.human, self.options.strength);
+        let site = "Tarpon terminal";
+        tag_casual_game(
+            &mut game,
+            site,
+            person,
+            human,
+            strength,
+            self.clock.as_ref(),
+        );
         record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
         // As lichess writes the clock: the time left after each move, before any other
         // comment on it.

@@ -12,7 +12,9 @@ use crate::chess::{Board, Color, Move, MoveKind, Outcome, Position, Square};
 use crate::search::skill::Skill;
 use crate::tools::engine::{Eval, parse_move_text};
 use crate::tools::pgn;
-use crate::tools::play::{Clock, Ending, TimeControl, name, record_moves_and_ending, today};
+use crate::tools::play::{
+    Clock, Ending, TimeControl, name, record_moves_and_ending, tag_casual_game,
+};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -542,26 +544,9 @@ impl Game {
         let mut game = pgn::Game::new(self.start);
         game.tags = self.tags.clone();
         if self.mode == Mode::Play {
-            let tarpon = match self.strength {
-                Some(skill) => {
-                    format!("Tarpon {} (Elo {})", env!("CARGO_PKG_VERSION"), skill.elo())
-                }
-                None => format!("Tarpon {}", env!("CARGO_PKG_VERSION")),
-            };
-            let (white, black) = if self.human == Color::White {
-                ("Player".to_string(), tarpon)
-            } else {
-                (tarpon, "Player".to_string())
-            };
-            game.set_tag("Event", "Casual game");
-            game.set_tag("Site", "Tarpon in the browser");
-            game.set_tag("Date", &today());
-            game.set_tag("Round", "-");
-            game.set_tag("White", &white);
-            game.set_tag("Black", &black);
-            if let Some(clock) = &self.clock {
-                game.set_tag("TimeControl", &clock.control.pgn_text());
-            }
+            let (person, site) = ("Player".to_string(), "Tarpon in the browser");
+            let clock = self.clock.as_ref();
+            tag_casual_game(&mut game, site, person, self.human, self.strength, clock);
             record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
             return game;
         }
