@@ -498,14 +498,12 @@ impl Session<'_> {
             .filter_map(|v| std::env::var(v).ok())
             .find(|v| !v.is_empty())
             .unwrap_or_else(|| "Human".to_string());
-        let (human, strength) = (self.options.human, self.options.strength);
-        let site = "Tarpon terminal";
         tag_casual_game(
             &mut game,
-            site,
+            "Tarpon terminal",
             person,
-            human,
-            strength,
+            self.options.human,
+            self.options.strength,
             self.clock.as_ref(),
         );
         record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());

@@ -544,9 +544,14 @@ impl Game {
         let mut game = pgn::Game::new(self.start);
         game.tags = self.tags.clone();
         if self.mode == Mode::Play {
-            let (person, site) = ("Player".to_string(), "Tarpon in the browser");
-            let clock = self.clock.as_ref();
-            tag_casual_game(&mut game, site, person, self.human, self.strength, clock);
+            tag_casual_game(
+                &mut game,
+                "Tarpon in the browser",
+                "Player".to_string(),
+                self.human,
+                self.strength,
+                self.clock.as_ref(),
+            );
             record_moves_and_ending(&mut game, &self.position, self.ending.as_ref());
             return game;
         }
