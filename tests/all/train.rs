@@ -173,13 +173,13 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let start = Network::from_bytes(&std::fs::read(plain).unwrap()).unwrap();
     assert_eq!(start.king_buckets.count(), 1);
-    // One epoch from it at a learning rate too small to move a weight by a quantisation
-    // step: the network written is the one it started from, reshaped.
+    // Written again untrained (`--epochs 0`): the network is the one it started from,
+    // reshaped.
     let started = |name: &str, shape: &[&str]| {
         let path = dir.join(name);
         let mut args = vec![data.as_str(), "-o", path.to_str().unwrap(), "--init", plain];
         args.extend_from_slice(shape);
-        args.extend_from_slice(&["--epochs", "1", "--lr", "1e-12"]);
+        args.extend_from_slice(&["--epochs", "0"]);
         let out = train(&args);
         assert!(out.status.success(), "{}", text(&out.stderr));
         Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap()
@@ -195,7 +195,9 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     }
     assert_eq!(seeded.hidden_biases, start.hidden_biases);
     // From the 4 buckets into 8, which split them: each bucket's weights are those of the
-    // bucket it is part of (here all alike).
+    // bucket it is part of (here all alike), and every other weight is the same. One
+    // epoch at a learning rate too small to move a weight by a quantisation step writes
+    // the same network as no epoch.
     let path = dir.join("eight.nnue");
     let args = [
         data.as_str(),
@@ -217,6 +219,22 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     for bucket in eight.feature_weights.chunks(one) {
         assert!(bucket == start.feature_weights.as_slice());
     }
+    assert_eq!(eight.hidden_biases, start.hidden_biases);
+    assert_eq!(eight.output_weights, start.output_weights);
+    assert_eq!(eight.output_biases, start.output_biases);
+    let untrained = dir.join("eight-untrained.nnue");
+    let out = train(
+        &[
+            &args[..2],
+            &[untrained.to_str().unwrap()],
+            &args[3..],
+            &["--king-buckets", "8", "--epochs", "0"],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("untrained"));
+    assert!(std::fs::read(&untrained).unwrap() == std::fs::read(&path).unwrap());
     // Widened to 320 neurons: each input's first 256 weights and the biases are the old
     // ones, and the 64 new neurons are silent (output weights 0).
     let wide = started("wide.nnue", &["--hidden", "320"]);
@@ -242,8 +260,9 @@ fn a_run_can_start_from_a_network_and_give_it_king_buckets_or_more_neurons() {
     // Shapes that do not fit, and --init with --resume, are refused with the reason.
     let output = dir.join("out.nnue");
     let output = output.to_str().unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["--init", plain, "--hidden", "32"], "hidden neurons"),
+        (&["--epochs", "0"], "give --init"),
         (&["--init", &data], "is not a network"),
         (&["--init", plain, "--resume", &data], "give one of them"),
         (

@@ -17,7 +17,8 @@ after every epoch. See docs/nnue.md.\n\n\
 Examples:\n  tarpon train data.bin --output net.nnue\n  \
 tarpon train a.bin b.bin --validation held-out.bin --epochs 15 --lambda 0.3 --output net.nnue --checkpoint-dir ckpt\n  \
 tarpon train a.bin --output net.nnue --epochs 15 --checkpoint-dir ckpt --resume ckpt/epoch-007.ckpt\n  \
-tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule cosine"
+tarpon train a.bin --output big.nnue --hidden 512 --king-buckets 8 --lr-schedule cosine\n  \
+tarpon train a.bin --output kb8.nnue --init kb4.nnue --king-buckets 8 --factorise --epochs 0"
 )]
 pub struct TrainArgs {
     /// Data files: tarpon datagen output, game shards (their trainable positions) or 32-byte bulletformat records
@@ -29,8 +30,8 @@ pub struct TrainArgs {
     /// Where to write the network
     #[arg(long, short, value_name = "FILE")]
     output: PathBuf,
-    /// Passes over the data
-    #[arg(long, value_name = "N", default_value_t = Options::default().epochs, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// Passes over the data (0 with --init: write that network in this run's shape, untrained)
+    #[arg(long, value_name = "N", default_value_t = Options::default().epochs, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     epochs: u32,
     /// Positions per gradient step
     #[arg(long, value_name = "N", default_value_t = Options::default().batch_size as u64, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]

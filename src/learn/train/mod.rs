@@ -191,8 +191,12 @@ impl Options {
         if self.files.is_empty() {
             return Err("no data files given".into());
         }
-        if self.epochs == 0 {
-            return Err("--epochs must be at least 1".into());
+        if self.epochs == 0 && self.init.is_none() {
+            return Err(
+                "--epochs 0 trains nothing: it only writes an --init network in this run's \
+                 shape, so give --init (or at least one epoch)"
+                    .into(),
+            );
         }
         if self.batch_size == 0 {
             return Err("--batch-size must be at least 1".into());
@@ -431,27 +435,39 @@ pub fn run(opts: &Options) -> Result<Summary, String> {
         Schedule::Step => format!("x0.1 after epoch {}", opts.lr_drop_epoch()),
         Schedule::Cosine => format!("cosine to x{COSINE_FLOOR} at the last epoch"),
     };
-    crate::outln!(
-        "training {} -> {} neurons x 2 -> 1 of {} output bucket(s) on {} positions: {} epochs \
+    if opts.epochs == 0 {
+        // Nothing to train: the data only picks the output layer's rounding (and a
+        // network read from a file rounds back to itself).
+        crate::outln!(
+            "writing {} as {} -> {} neurons x 2 -> 1 of {} output bucket(s), untrained (--epochs 0)",
+            opts.init.as_deref().unwrap_or(Path::new("")).display(),
+            inputs_text(&opts.layout()),
+            opts.hidden,
+            opts.buckets,
+        );
+    } else {
+        crate::outln!(
+            "training {} -> {} neurons x 2 -> 1 of {} output bucket(s) on {} positions: {} epochs \
          of batches of {}, Adam lr {} ({schedule}), lambda {}, scale {} cp, {} \
          thread(s), seed {}{}",
-        inputs_text(&opts.layout()),
-        opts.hidden,
-        opts.buckets,
-        records.len(),
-        opts.epochs,
-        opts.batch_size,
-        opts.lr,
-        opts.lambda,
-        opts.objective().scale,
-        opts.threads,
-        opts.seed,
-        if opts.mirror {
-            ", mirrored at random"
-        } else {
-            ""
-        }
-    );
+            inputs_text(&opts.layout()),
+            opts.hidden,
+            opts.buckets,
+            records.len(),
+            opts.epochs,
+            opts.batch_size,
+            opts.lr,
+            opts.lambda,
+            opts.objective().scale,
+            opts.threads,
+            opts.seed,
+            if opts.mirror {
+                ", mirrored at random"
+            } else {
+                ""
+            }
+        );
+    }
     if state.epoch > 0 {
         crate::outln!("resuming after epoch {}", state.epoch);
     }
