@@ -2,12 +2,11 @@
 //! errors. Every input is checked here or in `game.rs` before it is used; a bad one is
 //! answered with a 4xx status and `{"error": "..."}` that the page shows as it is.
 
-use super::game::{
-    self, DEFAULT_MOVETIME_MS, MAX_MOVETIME_MS, MAX_PLIES, MIN_MOVETIME_MS, Mode, Setup,
-};
+use super::game::{DEFAULT_MOVETIME_MS, MAX_MOVETIME_MS, MAX_PLIES, MIN_MOVETIME_MS, Mode, Setup};
 use super::search;
 use super::store::Store;
 use super::tree::MAX_NODES;
+use super::view;
 use crate::chess::{Board, Color, Position, fen};
 use crate::rng::SplitMix64;
 use crate::search::skill::{ELO_MAX, ELO_MIN, LEVEL_MAX, Skill};
@@ -529,9 +528,9 @@ fn position(body: &str) -> Result<Answer, ApiError> {
         .map(|o| crate::tools::play::Ending::from_outcome(o).reason);
     Answer::ok(&serde_json::json!({
         "fen": position.fen(),
-        "turn": game::color_name(board.side_to_move()),
-        "legal": game::legal_views(&board),
-        "check": game::check_square(&board),
+        "turn": view::color_name(board.side_to_move()),
+        "legal": view::legal_views(&board),
+        "check": view::check_square(&board),
         "over": outcome,
     }))
 }

@@ -20,6 +20,7 @@ mod openings;
 mod search;
 mod store;
 mod tree;
+mod view;
 
 use api::{Answer, ApiError, Call};
 use std::net::{IpAddr, SocketAddr};

@@ -10,8 +10,9 @@
 use super::accuracy;
 use super::api::{Answer, ApiError, to_json};
 use super::events::EventStream;
-use super::game::{EvalView, GameView, MAX_PLIES, MoveView};
+use super::game::MAX_PLIES;
 use super::store::{Slot, Store};
+use super::view::{EvalView, GameView, MoveView};
 use crate::chess::{Color, Move, Position};
 use crate::search::timeman::Limits;
 use crate::tools::analyse::{self, Mark, final_score, move_loss};
@@ -502,7 +503,7 @@ fn judge_moves(
             JudgedMove {
                 ply: i + 1,
                 san: played.san.clone(),
-                color: super::game::color_name(before.side_to_move()),
+                color: super::view::color_name(before.side_to_move()),
                 loss: (loss * LOSS_ROUNDING).round() / LOSS_ROUNDING,
                 cp_loss,
                 mark: Mark::of_loss(loss).map(Mark::symbol),
