@@ -5,7 +5,11 @@
 #      (../shared/data/openings.epd), each opening played with both colours;
 #   2. NEW against Ethereal 12 at 10+0.1, SPARRING games (default 100);
 #   3. NEW against Stockfish 15.1 at 10+0.1, SPARRING games;
-#   4. NEW at 10+0.1 against Stockfish at a quarter of the time (2.5+0.025), SPARRING games.
+#   4. NEW at 10+0.1 against Stockfish at a quarter of the time (2.5+0.025), SPARRING games;
+#   5. Chess960 at 3+0.03: a round robin of NEW, BASE and Stockfish limited to UCI_Elo 2400,
+#      SPARRING games a pairing, from the 960 starts (`examples/chess960_openings.rs`, made
+#      into OUT/chess960.epd), each with both colours: a network should score more against
+#      Stockfish than the one it replaces.
 #
 # Each prints fastchess's final Elo, error and game counts; PGNs go to OUT (default
 # target/milestone), each move with its score, depth, time, nodes and nodes/s, so that
@@ -14,8 +18,9 @@
 # CONCURRENCY defaults to the number of cores less one; on two cores use 2 and pause other
 # work (timed games on a busy machine lose on time and measure the load).
 #
-#   scripts/milestone.sh NEW BASE            # all four
+#   scripts/milestone.sh NEW BASE            # steps 1-4
 #   ONLY="1" scripts/milestone.sh NEW BASE   # just the first (a space-separated list)
+#   ONLY="5" scripts/milestone.sh NEW BASE   # the Chess960 round robin
 #
 # On two cores 600 games at 10+0.1 take about three hours (33 s a game), so each match
 # can stop and go on: fastchess saves its state after
@@ -54,7 +59,9 @@ need() { # need BINARY PACKAGE
     apt-get install -y -qq "$2" >/dev/null
 }
 
-# match NAME ROUNDS ENGINE-ARGS...: ROUNDS pairs of games, colours reversed in each pair.
+# match NAME ROUNDS ENGINE-ARGS...: ROUNDS pairs of games, colours reversed in each pair,
+# from opening_args (the balanced openings unless a step sets others).
+opening_args=(-openings file="$OPENINGS" format=epd order=random -srand 20261125)
 match() {
     local name=$1 rounds=$2
     shift 2
@@ -67,13 +74,30 @@ match() {
     else
         "$FASTCHESS" "$@" \
             -each option.Hash=16 option.Threads=1 \
-            -openings file="$OPENINGS" format=epd order=random -srand 20261125 \
+            "${opening_args[@]}" \
             -repeat -rounds "$rounds" -concurrency "$CONCURRENCY" -recover \
             -config outname="$state" -autosaveinterval 1 \
             -pgnout file="$OUT/$name.pgn" nodes=true nps=true >"$OUT/$name.log" 2>&1 || true
     fi
     grep -E "^(Elo|Games|Ptnml)" "$OUT/$name.log" | tail -3
     echo "time losses: $(grep -c "loses on time" "$OUT/$name.log" || true)"
+}
+
+# pairings PGN: each engine's score against each other one, from the games' tags.
+pairings() {
+    awk '
+        /^\[White "/ { split($0, f, "\""); white = f[2] }
+        /^\[Black "/ { split($0, f, "\""); black = f[2] }
+        /^\[Result "/ {
+            split($0, f, "\""); if (f[2] == "*") next
+            w = (f[2] == "1-0") ? 1 : (f[2] == "0-1") ? 0 : 0.5
+            score[white " against " black] += w; games[white " against " black]++
+            score[black " against " white] += 1 - w; games[black " against " white]++
+        }
+        END {
+            for (k in games)
+                printf "%s: %.1f of %d (%.1f %%)\n", k, score[k], games[k], 100 * score[k] / games[k]
+        }' "$1" | sort
 }
 
 new=(-engine cmd="$NEW" name=new tc=10+0.1)
@@ -95,6 +119,19 @@ for step in $ONLY; do
             match new-vs-stockfish-quarter $((SPARRING / 2)) "${new[@]}" \
                 -engine cmd="$STOCKFISH" name=stockfish-quarter tc=2.5+0.025
             ;;
-        *) echo "milestone: no step $step (1-4)" >&2; exit 1 ;;
+        5)
+            need "$STOCKFISH" stockfish
+            starts="$OUT/chess960.epd"
+            cargo run --release --quiet --example chess960_openings >"$starts"
+            opening_args=(-variant fischerandom -openings file="$starts" format=epd
+                order=random -srand 9607)
+            match chess960-round-robin $((SPARRING / 2)) \
+                -engine cmd="$NEW" name=new tc=3+0.03 -engine cmd="$BASE" name=base tc=3+0.03 \
+                -engine cmd="$STOCKFISH" name=stockfish2400 tc=3+0.03 \
+                option.UCI_LimitStrength=true option.UCI_Elo=2400
+            opening_args=(-openings file="$OPENINGS" format=epd order=random -srand 20261125)
+            pairings "$OUT/chess960-round-robin.pgn"
+            ;;
+        *) echo "milestone: no step $step (1-5)" >&2; exit 1 ;;
     esac
 done
