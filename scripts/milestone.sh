@@ -61,7 +61,8 @@ need() { # need BINARY PACKAGE
 
 # match NAME ROUNDS ENGINE-ARGS...: ROUNDS pairs of games, colours reversed in each pair,
 # from opening_args (the balanced openings unless a step sets others).
-opening_args=(-openings file="$OPENINGS" format=epd order=random -srand 20261125)
+balanced_openings=(-openings file="$OPENINGS" format=epd order=random -srand 20261125)
+opening_args=("${balanced_openings[@]}")
 match() {
     local name=$1 rounds=$2
     shift 2
@@ -79,7 +80,8 @@ match() {
             -config outname="$state" -autosaveinterval 1 \
             -pgnout file="$OUT/$name.pgn" nodes=true nps=true >"$OUT/$name.log" 2>&1 || true
     fi
-    grep -E "^(Elo|Games|Ptnml)" "$OUT/$name.log" | tail -3
+    # A match of two prints these lines; a round robin prints a table instead (step 5).
+    grep -E "^(Elo|Games|Ptnml)" "$OUT/$name.log" | tail -3 || true
     echo "time losses: $(grep -c "loses on time" "$OUT/$name.log" || true)"
 }
 
@@ -129,7 +131,8 @@ for step in $ONLY; do
                 -engine cmd="$NEW" name=new tc=3+0.03 -engine cmd="$BASE" name=base tc=3+0.03 \
                 -engine cmd="$STOCKFISH" name=stockfish2400 tc=3+0.03 \
                 option.UCI_LimitStrength=true option.UCI_Elo=2400
-            opening_args=(-openings file="$OPENINGS" format=epd order=random -srand 20261125)
+            opening_args=("${balanced_openings[@]}")
+            grep -A3 "^Rank Name" "$OUT/chess960-round-robin.log" | tail -4 || true
             pairings "$OUT/chess960-round-robin.pgn"
             ;;
         *) echo "milestone: no step $step (1-5)" >&2; exit 1 ;;
